@@ -1,0 +1,91 @@
+"""Tic-tac-toe on a 3×3 board (action names match OpenSpiel's ``tic_tac_toe``)."""
+
+from __future__ import annotations
+
+from ggp.core.protocol import TERMINAL, GameMetadata
+
+RULES = """\
+Tic-tac-toe. Two players take turns on an empty 3x3 grid; player 0 marks "x" and moves
+first, player 1 marks "o". On your turn you write your mark in any empty cell. Cells are
+named by (row, column) with rows and columns numbered 0..2 from the top-left corner, and a
+move is written as the mark followed by the cell, e.g. "x(1,2)" or "o(0,0)".
+The first player to have three of their marks in one row, one column or one of the two
+diagonals wins and the game ends at once. If all nine cells are filled and nobody has three
+in a line, the game is a draw.
+Rewards are given only when the game ends: +1 to the winner and -1 to the loser, 0 to both
+on a draw. Both players see the whole board at all times.
+"""
+
+METADATA = GameMetadata(
+    num_players=2,
+    min_utility=-1.0,
+    max_utility=1.0,
+    zero_sum=True,
+    outcome="win_loss_draw",
+    perfect_information=True,
+    chance=False,
+    openspiel="tic_tac_toe",
+    source="seed 000 App. H",
+)
+
+MARKS = ("x", "o")
+LINES = tuple(
+    [[(r, c) for c in range(3)] for r in range(3)]
+    + [[(r, c) for r in range(3)] for c in range(3)]
+    + [[(i, i) for i in range(3)], [(i, 2 - i) for i in range(3)]]
+)
+
+INITIAL_STATE = {
+    "board": [[".", ".", "."], [".", ".", "."], [".", ".", "."]],
+    "current_player": 0,
+    "winner": None,
+    "rewards": [0.0, 0.0],
+}
+
+
+def get_current_player(state):
+    return state["current_player"]
+
+
+def get_player_name(player_id):
+    return {-1: "chance", -4: "terminal"}.get(player_id, MARKS[player_id] if player_id in (0, 1) else "")
+
+
+def get_legal_actions(state):
+    if state["current_player"] == TERMINAL:
+        return []
+    mark = MARKS[state["current_player"]]
+    return [
+        f"{mark}({r},{c})"
+        for r in range(3)
+        for c in range(3)
+        if state["board"][r][c] == "."
+    ]
+
+
+def apply_action(state, action):
+    player = state["current_player"]
+    mark = MARKS[player]
+    if not (action.startswith(mark + "(") and action.endswith(")")):
+        raise ValueError(f"illegal action {action!r} for player {player}")
+    r, c = (int(x) for x in action[2:-1].split(","))
+    if state["board"][r][c] != ".":
+        raise ValueError(f"cell ({r},{c}) is taken")
+    board = [row[:] for row in state["board"]]
+    board[r][c] = mark
+    new = {"board": board, "current_player": 1 - player, "winner": None, "rewards": [0.0, 0.0]}
+    if any(all(board[i][j] == mark for i, j in line) for line in LINES):
+        new["winner"] = player
+        new["current_player"] = TERMINAL
+        new["rewards"] = [1.0, -1.0] if player == 0 else [-1.0, 1.0]
+    elif all(cell != "." for row in board for cell in row):
+        new["current_player"] = TERMINAL
+    return new
+
+
+def get_rewards(state):
+    return list(state["rewards"])
+
+
+def get_observations(state):
+    return [state, state]
