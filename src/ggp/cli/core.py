@@ -16,18 +16,21 @@ console = Console()
 
 def games() -> None:
     """List the registered reference games and their properties."""
+    entries = sorted(registered_games().items())
     table = Table(title="Registered games")
-    for column in ("game", "players", "information", "chance", "payoff", "utility",
-                   "OpenSpiel check", "parameters"):
+    table.add_column("game", no_wrap=True, min_width=max(len(n) for n, _ in entries))
+    for column in ("players", "information", "chance", "payoff", "utility",
+                   "OpenSpiel", "parameters"):
         table.add_column(column)
-    for name, entry in sorted(registered_games().items()):
+    for name, entry in entries:
         m = entry.metadata
         table.add_row(
             name,
             str(m.num_players),
             "perfect" if m.perfect_information else "imperfect",
             "yes" if m.chance else "no",
-            ("zero-sum " if m.zero_sum else "general-sum ") + m.outcome.replace("_", "/"),
+            ("zero-sum " if m.zero_sum else "general-sum ")
+            + ("W/L/D" if m.outcome == "win_loss_draw" else "payoff"),
             f"{m.min_utility:g}..{m.max_utility:g}",
             m.openspiel or "-",
             ", ".join(f"{k}={v}" for k, v in entry.parameters.items()) or "-",
@@ -40,12 +43,18 @@ def check(
     games: int = typer.Option(50, help="Random games to play."),
     seed: int = typer.Option(0, help="Random seed."),
     max_steps: int = typer.Option(5000, help="Step bound per game (non-termination)."),
+    json_out: str = typer.Option("", "--json", help="Also write the violations as JSON here."),
 ) -> None:
     """Check that a world model follows the protocol; exit 1 if it does not."""
     from ggp.check import check_model
 
     world = load_model(model)
     report = check_model(world, games=games, seed=seed, max_steps=max_steps)
+    if json_out:
+        with open(json_out, "w", encoding="utf-8") as fh:
+            json.dump({"model": world.name, "games": report.games, "steps": report.steps,
+                       "violations": [v.to_dict() for v in report.violations.values()]},
+                      fh, indent=1)
     if report.ok:
         console.print(f"[green]OK[/] {world.name}: {report.games} random games, "
                       f"{report.steps} steps, no protocol violations.")

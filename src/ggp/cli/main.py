@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
     _register_subcommands()
     try:
-        app(args=argv, standalone_mode=False)
+        status = app(args=argv, standalone_mode=False)
     except GGPError as exc:
         if _state["debug"] or "--debug" in (argv or sys.argv):
             raise
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
             exc.show()
             return exc.exit_code
         raise
-    return 0
+    return status if isinstance(status, int) else 0
 
 
 if __name__ == "__main__":
