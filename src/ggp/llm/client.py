@@ -169,7 +169,7 @@ class LLMClient:
             except LLMError as error:
                 if not error.transient or attempt >= self.retry.max_retries:
                     if error.transient:
-                        error.args = (f"{error} (gave up after {attempt + 1} attempts)",)
+                        error.args = (f"{error} (gave up after {attempt + 1} attempt(s))",)
                     raise
                 delay = self.retry.delay(attempt, error)
                 self.accounting.log(
