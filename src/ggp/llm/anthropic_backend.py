@@ -72,16 +72,17 @@ class AnthropicBackend(Backend):
             "messages": chat,
             "max_tokens": params.max_tokens or DEFAULT_MAX_TOKENS,
         }
-        optional = {
-            "system": system or None,
-            "temperature": params.temperature,
-            "top_p": params.top_p,
-            "stop_sequences": list(params.stop) if params.stop else None,
-        }
-        request.update({k: v for k, v in optional.items() if v is not None})
-        if params.extra:
-            request["extra_body"] = dict(params.extra)
-        return request  # the Messages API has no seed parameter
+        if system:
+            request["system"] = system
+        if params.stop:
+            request["stop_sequences"] = list(params.stop)
+        # Recent SDKs no longer declare temperature/top_p (some models reject them), so
+        # they travel as plain body fields; the Messages API has no seed parameter.
+        sampling = {"temperature": params.temperature, "top_p": params.top_p}
+        extra_body = {k: v for k, v in sampling.items() if v is not None} | dict(params.extra)
+        if extra_body:
+            request["extra_body"] = extra_body
+        return request
 
     def _completion(self, response: Any) -> Completion:
         try:

@@ -100,7 +100,7 @@ class LLMClient:
             extra={**d.extra, **(extra or {})},
         )
         key = request_key(self.backend.name, self.backend.model, messages, params)
-        nth = self.cache.occurrence(key) if self.cache else 0
+        nth = self.cache.occurrence(key) if self.cache is not None else 0
         entry = {
             "backend": self.backend.name,
             "model": self.backend.model,

@@ -90,7 +90,7 @@ class FakeRequest:
     model: str
     messages: list[dict[str, str]]
     body: dict[str, Any]
-    headers: dict[str, str] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)  # names in lower case
 
     @property
     def last_user_message(self) -> str:
@@ -123,7 +123,9 @@ class ScriptedServer:
 
     # -- lifecycle
     def start(self) -> ScriptedServer:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self._thread.start()
         return self
 
@@ -198,7 +200,9 @@ class _Handler(BaseHTTPRequestHandler):
         raw = self.rfile.read(length)
         try:
             body = json.loads(raw or b"{}")
-            request = _parse_request(self.path, body, dict(self.headers))
+            request = _parse_request(
+                self.path, body, {k.lower(): v for k, v in self.headers.items()}
+            )
         except (ValueError, KeyError, TypeError) as exc:
             self._send(400, {"error": {"message": f"fake server cannot read request: {exc}"}})
             return
