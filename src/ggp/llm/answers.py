@@ -1,8 +1,8 @@
 """Reading a move out of a model's free-text answer.
 
 The LLM-as-policy prompt asks the model to end its reply with a line ``ACTION: <move>``.
-:func:`parse_action` finds the last such line (tolerating Markdown emphasis, code
-backticks and quotes around it); a reply that is a single short line with no marker is
+:func:`parse_action` takes the text after the last ``ACTION:`` marker of the reply, up to
+the end of its line (tolerating Markdown emphasis, code backticks and quotes around it); a reply that is a single short line with no marker is
 taken as the move itself. Anything else is unparseable (None) — the parser never guesses
 a move from prose. :func:`match_legal` then maps the move onto a legal action when they
 differ only in letter case or spacing.
@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 ANSWER_MARKER = "ACTION"
-_ANSWER_LINE = re.compile(r"^[\s>*_#`-]*ACTION[*_`\s]*:\s*(.*?)\s*$", re.IGNORECASE | re.MULTILINE)
+# Greedy ".*" so that the last marker of a line counts: "so ACTION: x" -> "x".
+_ANSWER_LINE = re.compile(r"^.*\bACTION[*_`\s]*:\s*(.*?)\s*$", re.IGNORECASE | re.MULTILINE)
 _WRAPPERS = "`*_\"' "
 _MAX_BARE_ANSWER = 80
 
