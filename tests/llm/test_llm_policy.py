@@ -189,3 +189,13 @@ def _history_of(text):
             observed, action = re.match(r"Turn \d+: you observed (\{.*\}) and played (.*)$", line).groups()
             history.append((json.loads(observed), action))
     return history
+
+
+def test_llm_layer_errors_forfeit_and_are_counted(fast_config):
+    from ggp.llm import make_client
+
+    client = make_client(fast_config(max_calls=1), backend=ScriptedLLM(lambda m: f"ACTION: {legal_now(m)[0]}"))
+    agent = LLMPolicyAgent(TTT, client, num_examples=0)
+    result = play_match(TTT, [agent, make_agent("random", TTT)], seed=0)
+    assert result.forfeit.player == 0 and "BudgetExceededError" in result.forfeit.detail
+    assert agent.stats["llm_errors"] == 1 and agent.stats["llm_calls"] == 2

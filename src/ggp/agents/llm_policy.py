@@ -9,7 +9,9 @@ every state the agent's own model finds consistent with its history, the agent t
 model so and asks again, up to ``rethinks`` times. After that it gives up: no readable
 move raises :class:`LLMPolicyError` (the arena records an ``exception`` forfeit), an
 illegal move is returned as it is (an ``illegal`` forfeit). It never substitutes a move of
-its own. Counts of all of this are in :attr:`LLMPolicyAgent.stats`.
+its own. An error of the LLM layer itself (budget used up, endpoint unreachable after
+retries) propagates, which the arena also records as an ``exception`` forfeit. Counts of
+all of this are in :attr:`LLMPolicyAgent.stats`.
 
 Registered as ``llm``; e.g. ``ggp play tic_tac_toe --players llm:model_name=gpt-4o-mini,random``
 (endpoint, keys and other LLM settings come from the environment or ``config=FILE``).
@@ -28,7 +30,7 @@ from ggp.belief import sample_state
 from ggp.core.errors import BeliefError, GGPError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, Action, ObsActionHistory
-from ggp.llm import LLM, Completion, load_config, make_client
+from ggp.llm import LLM, Completion, LLMError, load_config, make_client
 from ggp.llm.answers import match_legal, parse_action
 
 MAX_EXAMPLE_CHARS = 6000
@@ -122,7 +124,12 @@ class LLMPolicyAgent(Agent):
 
     def _ask(self, messages: list[dict[str, str]]) -> Completion:
         self.stats["llm_calls"] += 1
-        answer = self.llm.complete(list(messages), **self.sampling)
+        try:
+            answer = self.llm.complete(list(messages), **self.sampling)
+        except LLMError:
+            # Budget used up, endpoint down, ...: the arena records an exception forfeit.
+            self.stats["llm_errors"] += 1
+            raise
         self.transcript.append({"messages": list(messages), "answer": answer.text, "model": answer.model})
         return answer
 
