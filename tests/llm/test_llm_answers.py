@@ -8,11 +8,18 @@ from hypothesis import strategies as st
 from ggp.llm.answers import match_legal, parse_action
 
 # Moves as games write them: no line breaks, no surrounding quotes/markup, no final dot.
-moves = st.text(
-    alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="\r\n\x1c\x1d\x1e\x85"),
-    min_size=1,
-    max_size=40,
-).map(str.strip).filter(lambda m: m and m[0] not in "`*_\"' " and m[-1] not in "`*_\"' .")
+moves = (
+    st.text(
+        alphabet=st.characters(
+            blacklist_categories=("Cc", "Cs", "Zl", "Zp"),
+            blacklist_characters="\r\n\x1c\x1d\x1e\x85",
+        ),
+        min_size=1,
+        max_size=40,
+    )
+    .map(str.strip)
+    .filter(lambda m: m and m[0] not in "`*_\"' " and m[-1] not in "`*_\"' .")
+)
 prose = st.text(max_size=300).filter(lambda t: "action" not in t.lower())
 
 
@@ -22,7 +29,12 @@ def test_the_last_action_line_wins(reasoning, move):
     assert parse_action(f"ACTION: earlier\n{reasoning}\nAction:   {move}  ") == move
 
 
-@given(moves, st.sampled_from(["**ACTION:** {}", "ACTION: `{}`", "> Action: \"{}\"", "*Action*: {}.", "- ACTION: {}"]))
+@given(
+    moves,
+    st.sampled_from(
+        ["**ACTION:** {}", "ACTION: `{}`", '> Action: "{}"', "*Action*: {}.", "- ACTION: {}"]
+    ),
+)
 def test_markup_around_the_answer_is_ignored(move, template):
     assert parse_action("Some thinking first.\n" + template.format(move)) == move
 
@@ -52,7 +64,9 @@ def test_match_legal_accepts_case_and_spacing_variants(legal, data):
 
 def test_match_legal_refuses_ambiguity_and_strangers():
     assert match_legal("X(1, 1)", ["x(1,1)", "x(2,2)"]) == "x(1,1)"
-    assert match_legal("ab", ["AB", "ab "]) is None  # equal up to case/spacing: ambiguous, and neither is "ab"
+    assert (
+        match_legal("ab", ["AB", "ab "]) is None
+    )  # equal up to case/spacing: ambiguous, and neither is "ab"
     assert match_legal("raise", ["fold", "call"]) is None
 
 

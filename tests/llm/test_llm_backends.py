@@ -36,7 +36,9 @@ def client_for(fast_config):
 
 def _client_for(fast_config, server, backend, tmp_path=None, **overrides):
     pytest.importorskip(SDK[backend])
-    config = fast_config(backend=backend, model="test-model", base_url=base_url(server, backend), **overrides)
+    config = fast_config(
+        backend=backend, model="test-model", base_url=base_url(server, backend), **overrides
+    )
     return make_client(config, run_dir=tmp_path)
 
 
@@ -138,7 +140,9 @@ def test_key_is_sent_but_never_logged(tmp_path, monkeypatch, fast_config):
     pytest.importorskip("openai")
     monkeypatch.setenv("MY_SECRET_VAR", "sk-very-secret-123")
     with ScriptedServer(["ok"]) as server:
-        config = fast_config(model="m", base_url=server.openai_base_url, api_key_env="MY_SECRET_VAR")
+        config = fast_config(
+            model="m", base_url=server.openai_base_url, api_key_env="MY_SECRET_VAR"
+        )
         with make_client(config, run_dir=tmp_path) as client:
             client.complete("hello")
     assert server.requests[0].headers.get("authorization") == "Bearer sk-very-secret-123"

@@ -6,7 +6,14 @@ import sqlite3
 
 import pytest
 
-from ggp.llm import CacheMissError, LLMClient, ResponseCache, SamplingParams, ScriptedLLM, make_client
+from ggp.llm import (
+    CacheMissError,
+    LLMClient,
+    ResponseCache,
+    SamplingParams,
+    ScriptedLLM,
+    make_client,
+)
 from ggp.llm.cache import request_key
 
 

@@ -27,7 +27,9 @@ def test_check_reports_model_latency_and_tokens(capsys):
 
 def test_check_json_and_wrong_model(capsys):
     with ScriptedServer(["ready"], models=["tiny"]) as server:
-        status = main(["llm", "check", "--json", "--model", "huge", "--base-url", server.openai_base_url])
+        status = main(
+            ["llm", "check", "--json", "--model", "huge", "--base-url", server.openai_base_url]
+        )
     report = json.loads(capsys.readouterr().out)
     assert status == 1
     assert report["ok"] is False and report["error"] == "LLMModelNotFoundError"
@@ -35,7 +37,9 @@ def test_check_json_and_wrong_model(capsys):
 
 
 def test_check_unreachable_and_config_errors(capsys, closed_port_url, tmp_path):
-    status = main(["llm", "check", "--model", "m", "--base-url", closed_port_url + "/v1", "--retries", "0"])
+    status = main(
+        ["llm", "check", "--model", "m", "--base-url", closed_port_url + "/v1", "--retries", "0"]
+    )
     assert status == 1 and "Cannot reach" in capsys.readouterr().out
     config = tmp_path / "bad.toml"
     config.write_text('[llm]\napi_key = "sk-1"\n')

@@ -66,7 +66,9 @@ def test_defaults_apply_unless_overridden():
             seen.append(params)
             return super().generate(messages, params)
 
-    client = LLMClient(Recording(["a", "b"]), defaults=SamplingParams(temperature=0.2, max_tokens=9))
+    client = LLMClient(
+        Recording(["a", "b"]), defaults=SamplingParams(temperature=0.2, max_tokens=9)
+    )
     client.complete("x")
     client.complete("x", temperature=1.0, stop=["END"])
     assert (seen[0].temperature, seen[0].max_tokens) == (0.2, 9)

@@ -39,7 +39,9 @@ def test_prompt_and_response_files(tmp_path):
     stop = threading.Event()
     helper = answer_files(tmp_path, {1: "first answer", 2: "second\nanswer"}, stop)
     backend = fast_backend(tmp_path, model="human")
-    one = backend.complete([{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Q1"}])
+    one = backend.complete(
+        [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Q1"}]
+    )
     two = backend.complete("Q2", temperature=0.5)
     stop.set()
     helper.join()
@@ -54,7 +56,9 @@ def test_prompt_and_response_files(tmp_path):
         "response_000001.md",
         "response_000002.md",
     ]
-    assert (tmp_path / "prompt_000001.md").read_text() == "### system\n\nBe brief.\n\n### user\n\nQ1\n\n"
+    assert (
+        tmp_path / "prompt_000001.md"
+    ).read_text() == "### system\n\nBe brief.\n\n### user\n\nQ1\n\n"
     request = json.loads((tmp_path / "prompt_000002.json").read_text())
     assert request["messages"] == [{"role": "user", "content": "Q2"}]
     assert request["params"]["temperature"] == 0.5 and request["model"] == "human"

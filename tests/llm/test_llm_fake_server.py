@@ -12,7 +12,9 @@ from ggp.llm.fake_server import Fail, Reply, Rules, ScriptedServer
 
 
 def post(url: str, body: dict) -> tuple[int, dict]:
-    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=5) as response:
             return response.status, json.loads(response.read())
@@ -29,26 +31,45 @@ def test_rules_match_the_last_user_message_and_queue_per_rule():
     rules = Rules([(r"^move", ["first", "second"]), (r"hello", Reply("hi"))], default=Fail(500))
     with ScriptedServer(rules) as server:
         answers = [chat(server, t) for t in ["move 1", "hello there", "move 2", "move 3", "other"]]
-    texts = [body["choices"][0]["message"]["content"] if status == 200 else status for status, body in answers]
+    texts = [
+        body["choices"][0]["message"]["content"] if status == 200 else status
+        for status, body in answers
+    ]
     assert texts == ["first", "hi", "second", "second", 500]  # a rule's last action repeats
     assert [r.last_user_message for r in server.requests][:2] == ["move 1", "hello there"]
 
 
 def test_callable_script_sees_the_normalized_request():
-    with ScriptedServer(lambda request: f"{request.protocol}:{request.model}:{len(request.messages)}") as server:
+    with ScriptedServer(
+        lambda request: f"{request.protocol}:{request.model}:{len(request.messages)}"
+    ) as server:
         status, body = post(
             server.anthropic_base_url + "/v1/messages",
-            {"model": "claude-x", "system": "sys", "max_tokens": 5,
-             "messages": [{"role": "user", "content": [{"type": "text", "text": "hey"}]}]},
+            {
+                "model": "claude-x",
+                "system": "sys",
+                "max_tokens": 5,
+                "messages": [{"role": "user", "content": [{"type": "text", "text": "hey"}]}],
+            },
         )
         assert status == 200 and body["content"][0]["text"] == "anthropic:claude-x:2"
         status, body = post(
             server.google_base_url + "/v1beta/models/gem:generateContent",
-            {"contents": [{"role": "user", "parts": [{"text": "a"}]}, {"role": "model", "parts": [{"text": "b"}]}]},
+            {
+                "contents": [
+                    {"role": "user", "parts": [{"text": "a"}]},
+                    {"role": "model", "parts": [{"text": "b"}]},
+                ]
+            },
         )
-        assert status == 200 and body["candidates"][0]["content"]["parts"][0]["text"] == "google:gem:2"
+        assert (
+            status == 200 and body["candidates"][0]["content"]["parts"][0]["text"] == "google:gem:2"
+        )
         assert body["modelVersion"] == "scripted:gem"
-    assert server.requests[1].messages == [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}]
+    assert server.requests[1].messages == [
+        {"role": "user", "content": "a"},
+        {"role": "assistant", "content": "b"},
+    ]
 
 
 @pytest.mark.parametrize("script", [[], Rules([("never", "x")])])

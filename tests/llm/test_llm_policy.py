@@ -83,8 +83,17 @@ def test_giving_up_forfeits_as_the_arena_defines():
     llm = ScriptedLLM(["ACTION: x(1,1)"] * 3)
     agent = LLMPolicyAgent(TTT, llm, num_examples=0, rethinks=2)
     agent.start(_info(seat=0))
-    history = [({"board": [[".", ".", "."], [".", "o", "."], [".", ".", "."]], "current_player": 0,
-                 "winner": None, "rewards": [0.0, 0.0]}, None)]
+    history = [
+        (
+            {
+                "board": [[".", ".", "."], [".", "o", "."], [".", ".", "."]],
+                "current_player": 0,
+                "winner": None,
+                "rewards": [0.0, 0.0],
+            },
+            None,
+        )
+    ]
     assert agent.act(history) == "x(1,1)"
     assert agent.stats["illegal"] == 3 and agent.stats["gave_up_illegal"] == 1
     assert llm.remaining == 0
@@ -95,8 +104,9 @@ def test_without_validation_the_arena_judges():
     result = play_match(TTT, [agent, make_agent("random", TTT)], seed=0)
     assert result.forfeit.player == 0 and result.forfeit.reason == "illegal"
     assert agent.stats["llm_calls"] == 1
-    agent = LLMPolicyAgent(TTT, ScriptedLLM(["I have no idea\nreally"]), num_examples=0,
-                           validate=False, rethinks=0)
+    agent = LLMPolicyAgent(
+        TTT, ScriptedLLM(["I have no idea\nreally"]), num_examples=0, validate=False, rethinks=0
+    )
     with pytest.raises(LLMPolicyError):
         agent.start(_info(seat=0))
         agent.act([(TTT.initial_state(), None)])
@@ -113,7 +123,7 @@ def test_prompt_has_rules_examples_and_history_but_not_the_legal_moves():
     first_move = llm.requests[0][1]["content"]
     assert "Turn 1 (now)" in first_move
     played = re.search(r"ACTION: (\S+)", "ACTION: " + legal_now(llm.requests[0])[0]).group(1)
-    assert f"Turn 1: you observed" in user["content"] and f"played {played}" in user["content"]
+    assert "Turn 1: you observed" in user["content"] and f"played {played}" in user["content"]
     # the turn prompt is the history and the instruction, nothing else
     assert user["content"] == turn_prompt("tic_tac_toe", 0, _history_of(user["content"]))
 
@@ -128,10 +138,8 @@ def test_registered_agent_plays_matches_over_the_wire(backend, monkeypatch, tmp_
         monkeypatch.setenv("GGP_LLM_RETRY_BASE_DELAY_S", "0.001")
         results, agents = [], []
         for seat in (0, 1):  # both seats, as in a tournament
-            agent = make_agent(
-                f"llm:model_name=fake-model:backend={backend}:examples=1:rethinks=1:run_dir={tmp_path / str(seat)}",
-                TTT,
-            )
+            spec = f"llm:model_name=fake-model:backend={backend}:examples=1:rethinks=1"
+            agent = make_agent(f"{spec}:run_dir={tmp_path / str(seat)}", TTT)
             players = [agent, make_agent("random", TTT)]
             results.append(play_match(TTT, players if seat == 0 else players[::-1], seed=seat))
             agents.append(agent)
@@ -143,7 +151,9 @@ def test_registered_agent_plays_matches_over_the_wire(backend, monkeypatch, tmp_
     assert len(server.requests) == sum(a.stats["llm_calls"] for a in agents)
     assert {r.model for r in server.requests} == {"fake-model"}
     log = (tmp_path / "0" / "llm_calls.jsonl").read_text().splitlines()
-    assert log and all(json.loads(line)["completion"]["model"] == "scripted:fake-model" for line in log)
+    assert log and all(
+        json.loads(line)["completion"]["model"] == "scripted:fake-model" for line in log
+    )
 
 
 def test_a_recorded_match_replays_without_the_server(monkeypatch, tmp_path):
@@ -186,7 +196,9 @@ def _history_of(text):
         if "(now)" in line:
             history.append((json.loads(line.split("you observe ", 1)[1]), None))
         else:
-            observed, action = re.match(r"Turn \d+: you observed (\{.*\}) and played (.*)$", line).groups()
+            observed, action = re.match(
+                r"Turn \d+: you observed (\{.*\}) and played (.*)$", line
+            ).groups()
             history.append((json.loads(observed), action))
     return history
 
@@ -194,7 +206,9 @@ def _history_of(text):
 def test_llm_layer_errors_forfeit_and_are_counted(fast_config):
     from ggp.llm import make_client
 
-    client = make_client(fast_config(max_calls=1), backend=ScriptedLLM(lambda m: f"ACTION: {legal_now(m)[0]}"))
+    client = make_client(
+        fast_config(max_calls=1), backend=ScriptedLLM(lambda m: f"ACTION: {legal_now(m)[0]}")
+    )
     agent = LLMPolicyAgent(TTT, client, num_examples=0)
     result = play_match(TTT, [agent, make_agent("random", TTT)], seed=0)
     assert result.forfeit.player == 0 and "BudgetExceededError" in result.forfeit.detail

@@ -73,7 +73,9 @@ class LLMPolicyAgent(Agent):
         self.examples = (
             examples
             if examples is not None
-            else [render_example(model, random.Random(seed * 7919 + i)) for i in range(num_examples)]
+            else [
+                render_example(model, random.Random(seed * 7919 + i)) for i in range(num_examples)
+            ]
         )
         self.stats: Counter[str] = Counter()
         self.transcript: list[dict[str, Any]] = []
@@ -130,7 +132,9 @@ class LLMPolicyAgent(Agent):
             # Budget used up, endpoint down, ...: the arena records an exception forfeit.
             self.stats["llm_errors"] += 1
             raise
-        self.transcript.append({"messages": list(messages), "answer": answer.text, "model": answer.model})
+        self.transcript.append(
+            {"messages": list(messages), "answer": answer.text, "model": answer.model}
+        )
         return answer
 
     def _legal_actions(self, history: ObsActionHistory) -> list[Action] | None:
@@ -163,7 +167,9 @@ ILLEGAL_FEEDBACK = (
 )
 
 
-def system_prompt(*, rules: str, game: str, seat: int, player_name: str, examples: list[str]) -> str:
+def system_prompt(
+    *, rules: str, game: str, seat: int, player_name: str, examples: list[str]
+) -> str:
     """The standing instructions: rules, example games, answer format."""
     parts = [
         f"You are player {seat} ({player_name}) in a game of {game}. Play to maximize your "
@@ -212,9 +218,11 @@ def render_example(model: WorldModel, rng: random.Random) -> str:
             if player == CHANCE
             else rng.choice(model.legal_actions(state))
         )
-        lines.append(f"state {_json(state)}; {model.player_name(player)} (player {player}) plays {action}")
+        lines.append(
+            f"state {_json(state)}; {model.player_name(player)} (player {player}) plays {action}"
+        )
         state = model.apply(state, action)
-        returns = [total + r for total, r in zip(returns, model.rewards(state))]
+        returns = [total + r for total, r in zip(returns, model.rewards(state), strict=True)]
     else:
         lines.append("(stopped here: the game is longer)")
     lines.append(f"final state {_json(state)}; returns {returns}")

@@ -11,18 +11,28 @@ from rich.console import Console
 from ggp.llm import LLMError, load_config, make_client
 
 console = Console()
-llm_app = typer.Typer(help="Language-model backends: check the configured connection.", no_args_is_help=True)
+llm_app = typer.Typer(
+    help="Language-model backends: check the configured connection.", no_args_is_help=True
+)
 
 CHECK_PROMPT = "This is a connectivity check. Reply with the single word: ready"
 
 
 @llm_app.command()
 def check(
-    backend: str = typer.Option(None, help="openai | anthropic | google | exchange (env GGP_LLM_BACKEND)."),
+    backend: str = typer.Option(
+        None, help="openai | anthropic | google | exchange (env GGP_LLM_BACKEND)."
+    ),
     model: str = typer.Option(None, help="Model name (env GGP_LLM_MODEL)."),
-    base_url: str = typer.Option(None, help="Endpoint, e.g. http://localhost:11434/v1 (env GGP_LLM_BASE_URL)."),
-    api_key_env: str = typer.Option(None, help="Name of the environment variable holding the API key."),
-    config: str = typer.Option(None, help="TOML config file with an [llm] table (env GGP_LLM_CONFIG)."),
+    base_url: str = typer.Option(
+        None, help="Endpoint, e.g. http://localhost:11434/v1 (env GGP_LLM_BASE_URL)."
+    ),
+    api_key_env: str = typer.Option(
+        None, help="Name of the environment variable holding the API key."
+    ),
+    config: str = typer.Option(
+        None, help="TOML config file with an [llm] table (env GGP_LLM_CONFIG)."
+    ),
     timeout: float = typer.Option(None, help="Seconds to wait for the answer."),
     retries: int = typer.Option(1, help="Retries on transient errors (rate limits, timeouts)."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
@@ -33,8 +43,14 @@ def check(
     wrong (unreachable endpoint, unknown model, missing key, ...). Exit status 1 on failure.
     """
     settings = load_config(
-        config, backend=backend, model=model, base_url=base_url, api_key_env=api_key_env,
-        timeout_s=timeout, max_retries=retries, cache_mode="off",
+        config,
+        backend=backend,
+        model=model,
+        base_url=base_url,
+        api_key_env=api_key_env,
+        timeout_s=timeout,
+        max_retries=retries,
+        cache_mode="off",
     )
     report = {"backend": settings.backend, "model": settings.model, "base_url": settings.base_url}
     try:
@@ -63,7 +79,9 @@ def _show(report: dict, json_out: bool) -> None:
     where = report["base_url"] or "default endpoint"
     head = f"{report['backend']} backend, model {report['model']!r} at {where}"
     if not report["ok"]:
-        console.print(f"[bold red]FAILED[/] {head}\n{report['error']}: {report['message']}", highlight=False)
+        console.print(
+            f"[bold red]FAILED[/] {head}\n{report['error']}: {report['message']}", highlight=False
+        )
         return
     usage = report["usage"]
     console.print(f"[bold green]OK[/] {head}", highlight=False)
@@ -75,7 +93,10 @@ def _show(report: dict, json_out: bool) -> None:
         f" = {usage['total_tokens']}",
         highlight=False,
     )
-    console.print(f"  answer:      {report['answer']!r} (finish reason: {report['finish_reason']})", highlight=False)
+    console.print(
+        f"  answer:      {report['answer']!r} (finish reason: {report['finish_reason']})",
+        highlight=False,
+    )
 
 
 def register(app: typer.Typer) -> None:

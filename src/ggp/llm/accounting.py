@@ -46,7 +46,8 @@ class Price:
     def cost(self, completion: Completion) -> float:
         usage = completion.usage
         return (
-            usage.prompt_tokens * self.input_per_mtok + usage.completion_tokens * self.output_per_mtok
+            usage.prompt_tokens * self.input_per_mtok
+            + usage.completion_tokens * self.output_per_mtok
         ) / 1e6
 
 
@@ -74,7 +75,9 @@ class Accounting:
     tracked (a cost cap then raises at the first call, to avoid silent overspending).
     """
 
-    def __init__(self, budget: Budget = Budget(), price: Price | None = None, log_path: Path | None = None):
+    def __init__(
+        self, budget: Budget = Budget(), price: Price | None = None, log_path: Path | None = None
+    ):
         self.budget = budget
         self.price = price
         self.totals = Totals()

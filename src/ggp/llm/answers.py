@@ -2,10 +2,11 @@
 
 The LLM-as-policy prompt asks the model to end its reply with a line ``ACTION: <move>``.
 :func:`parse_action` takes the text after the last ``ACTION:`` marker of the reply, up to
-the end of its line (tolerating Markdown emphasis, code backticks and quotes around it); a reply that is a single short line with no marker is
-taken as the move itself. Anything else is unparseable (None) — the parser never guesses
-a move from prose. :func:`match_legal` then maps the move onto a legal action when they
-differ only in letter case or spacing.
+the end of its line (tolerating Markdown emphasis, code backticks and quotes around
+it); a reply that is a single short line with no marker is taken as the move itself.
+Anything else is unparseable (None): the parser never guesses a move from prose.
+:func:`match_legal` then maps the move onto a legal action when they differ only in
+letter case or spacing.
 """
 
 from __future__ import annotations

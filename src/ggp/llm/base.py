@@ -217,7 +217,6 @@ class Backend(abc.ABC):
         """Release network resources (default: nothing to release)."""
 
 
-
 # --------------------------------------------------------------------------- helpers for backends
 
 

@@ -92,7 +92,13 @@ class ResponseCache:
         with self._lock, self._connection:
             self._connection.execute(
                 "INSERT OR IGNORE INTO responses VALUES (?, ?, ?, ?, ?)",
-                (key, nth, canonical_json(request), canonical_json(completion.to_json()), time.time()),
+                (
+                    key,
+                    nth,
+                    canonical_json(request),
+                    canonical_json(completion.to_json()),
+                    time.time(),
+                ),
             )
 
     def __len__(self) -> int:

@@ -118,7 +118,9 @@ class LLMClient:
         self.accounting.record(completion, entry)
         return completion
 
-    def complete_many(self, requests: Sequence[str | list[Message]], **params: Any) -> list[Completion]:
+    def complete_many(
+        self, requests: Sequence[str | list[Message]], **params: Any
+    ) -> list[Completion]:
         """Answer several requests in parallel (at most ``concurrency`` at once).
 
         Results come back in the order of ``requests``. If some fail, the others still
@@ -150,15 +152,24 @@ class LLMClient:
     ) -> Completion:
         if self.cache is not None:
             first_user = next((m["content"] for m in messages if m["role"] == "user"), "")
-            hit = self.cache.get(key, nth, f" (model {self.backend.model}, prompt {first_user[:60]!r}...)")
+            hit = self.cache.get(
+                key, nth, f" (model {self.backend.model}, prompt {first_user[:60]!r}...)"
+            )
             if hit is not None:
                 return replace(hit, cached=True)
         completion = self._with_retries(messages, params, entry)
         if self.cache is not None:
-            self.cache.put(key, nth, {k: entry[k] for k in ("backend", "model", "messages", "params")}, completion)
+            self.cache.put(
+                key,
+                nth,
+                {k: entry[k] for k in ("backend", "model", "messages", "params")},
+                completion,
+            )
         return completion
 
-    def _with_retries(self, messages: list[Message], params: SamplingParams, entry: dict) -> Completion:
+    def _with_retries(
+        self, messages: list[Message], params: SamplingParams, entry: dict
+    ) -> Completion:
         attempt = 0
         while True:
             start = time.monotonic()

@@ -21,13 +21,17 @@ def make_backend(config: LLMConfig) -> Backend:
         if not config.exchange_dir:
             raise LLMConfigError("The exchange backend needs a folder: set exchange_dir.")
         return ExchangeBackend(
-            config.exchange_dir, model=config.model or "exchange", timeout_s=config.exchange_timeout_s
+            config.exchange_dir,
+            model=config.model or "exchange",
+            timeout_s=config.exchange_timeout_s,
         )
     if not config.model:
         raise LLMConfigError(
             f"No model name for the {config.backend} backend: pass --model or set GGP_LLM_MODEL."
         )
-    options = dict(base_url=config.base_url, api_key_env=config.api_key_env, timeout_s=config.timeout_s)
+    options = dict(
+        base_url=config.base_url, api_key_env=config.api_key_env, timeout_s=config.timeout_s
+    )
     if config.backend == "openai":
         from ggp.llm.openai_backend import OpenAIBackend
 

@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Union
+from typing import Any
 
 # --------------------------------------------------------------------------- actions
 
@@ -70,7 +70,7 @@ class Delay:
     then: Action = Reply("")
 
 
-Action = Union[str, Reply, Fail, Malformed, Delay]
+Action = str | Reply | Fail | Malformed | Delay
 
 
 @dataclass
@@ -98,7 +98,7 @@ class FakeRequest:
         return users[-1] if users else ""
 
 
-Script = Union[Sequence[Action], Rules, Callable[[FakeRequest], Action]]
+Script = Sequence[Action] | Rules | Callable[[FakeRequest], Action]
 
 
 # --------------------------------------------------------------------------- server
@@ -373,4 +373,6 @@ def _error_body(protocol: str, fail: Fail) -> dict[str, Any]:
         status = _GOOGLE_STATUS.get(fail.status, "INTERNAL")
         return {"error": {"code": fail.status, "message": fail.message, "status": status}}
     code = "model_not_found" if fail.status == 404 else None
-    return {"error": {"message": fail.message, "type": "scripted_error", "param": None, "code": code}}
+    return {
+        "error": {"message": fail.message, "type": "scripted_error", "param": None, "code": code}
+    }

@@ -54,14 +54,20 @@ class GoogleBackend(Backend):
         self.model = model
         self.endpoint = base_url or "https://generativelanguage.googleapis.com"
         http_options = self._types.HttpOptions(
-            base_url=base_url, timeout=int(timeout_s * 1000)  # milliseconds
+            base_url=base_url,
+            timeout=int(timeout_s * 1000),  # milliseconds
         )
-        self._client = genai.Client(api_key=key or "unused-by-local-server", http_options=http_options)
+        self._client = genai.Client(
+            api_key=key or "unused-by-local-server", http_options=http_options
+        )
 
     def generate(self, messages: list[Message], params: SamplingParams) -> Completion:
         system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
         contents = [
-            {"role": "model" if m["role"] == "assistant" else "user", "parts": [{"text": m["content"]}]}
+            {
+                "role": "model" if m["role"] == "assistant" else "user",
+                "parts": [{"text": m["content"]}],
+            }
             for m in messages
             if m["role"] != "system"
         ]
@@ -115,13 +121,17 @@ class GoogleBackend(Backend):
     def _translate(self, exc: Exception) -> LLMError:
         if isinstance(exc, self._errors.APIError):
             return error_for_status(
-                int(exc.code or 0), str(exc.message or exc), model=self.model, endpoint=self.endpoint
+                int(exc.code or 0),
+                str(exc.message or exc),
+                model=self.model,
+                endpoint=self.endpoint,
             )
         if is_instance_named(exc, "TimeoutException"):
             return LLMTimeoutError(f"{self.endpoint} did not answer in time.")
         if is_instance_named(exc, "TransportError", "NetworkError"):
             return LLMConnectionError(
-                f"Cannot reach {self.endpoint}: {exc}. Is the server running, and is the base URL right?"
+                f"Cannot reach {self.endpoint}: {exc}. "
+                "Is the server running, and is the base URL right?"
             )
         if isinstance(exc, (json.JSONDecodeError, self._errors.UnknownApiResponseError)):
             return LLMResponseError(f"{self.endpoint} sent a malformed response: {exc}")

@@ -134,4 +134,3 @@ class OpenAIBackend(Backend):
 
     def close(self) -> None:
         self._client.close()
-

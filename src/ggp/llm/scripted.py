@@ -38,7 +38,9 @@ class ScriptedLLM(Backend):
 
     name = "scripted"
 
-    def __init__(self, script: Iterable[str | BaseException] | Responder, *, model: str = "scripted"):
+    def __init__(
+        self, script: Iterable[str | BaseException] | Responder, *, model: str = "scripted"
+    ):
         self.model = model
         self._responder = script if callable(script) else None
         self._queue = None if callable(script) else list(script)
