@@ -228,7 +228,8 @@ def error_for_status(
     if status == 404:
         return LLMModelNotFoundError(
             f"Model {model!r} was not found. {where}\n"
-            "Check the model name (--model) and that it is served at this endpoint."
+            "Check the model name (--model) and that it is served at this endpoint; a 404 can "
+            "also mean a wrong base URL (OpenAI-compatible servers usually end in /v1)."
         )
     if status in (401, 403):
         return LLMAuthError(f"The endpoint refused the credentials. {where}")
