@@ -16,12 +16,12 @@ def _needs_openai():
 
 
 def test_check_reports_model_latency_and_tokens(capsys):
-    with ScriptedServer(["ready"]) as server:
+    with ScriptedServer(["ready [/not markup]"]) as server:
         status = main(["llm", "check", "--model", "tiny", "--base-url", server.openai_base_url])
     out = capsys.readouterr().out
     assert status == 0
     assert "OK" in out and "scripted:tiny" in out and "scripted fake, not a model" in out
-    assert "latency:" in out and "prompt +" in out and "'ready'" in out
+    assert "latency:" in out and "prompt +" in out and "'ready [/not markup]'" in out
     assert "connectivity check" in server.requests[0].last_user_message
 
 

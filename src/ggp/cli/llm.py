@@ -7,6 +7,7 @@ import json
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ggp.llm import LLMError, load_config, make_client
 
@@ -31,7 +32,7 @@ def check(
         None, help="Name of the environment variable holding the API key."
     ),
     config: str = typer.Option(
-        None, help="TOML config file with an [llm] table (env GGP_LLM_CONFIG)."
+        None, help="TOML config file with an 'llm' table (env GGP_LLM_CONFIG)."
     ),
     timeout: float = typer.Option(None, help="Seconds to wait for the answer."),
     retries: int = typer.Option(1, help="Retries on transient errors (rate limits, timeouts)."),
@@ -77,26 +78,23 @@ def _show(report: dict, json_out: bool) -> None:
         console.print_json(json.dumps(report))
         return
     where = report["base_url"] or "default endpoint"
-    head = f"{report['backend']} backend, model {report['model']!r} at {where}"
+    head = escape(f"{report['backend']} backend, model {report['model']!r} at {where}")
     if not report["ok"]:
-        console.print(
-            f"[bold red]FAILED[/] {head}\n{report['error']}: {report['message']}", highlight=False
-        )
+        problem = escape(f"{report['error']}: {report['message']}")
+        console.print(f"[bold red]FAILED[/] {head}\n{problem}", highlight=False)
         return
     usage = report["usage"]
-    console.print(f"[bold green]OK[/] {head}", highlight=False)
     label = "  [yellow](scripted fake, not a model)[/]" if report["scripted"] else ""
-    console.print(f"  answered by: {report['reported_model']}{label}", highlight=False)
-    console.print(f"  latency:     {report['latency_s']:.3f} s", highlight=False)
-    console.print(
-        f"  tokens:      {usage['prompt_tokens']} prompt + {usage['completion_tokens']} completion"
-        f" = {usage['total_tokens']}",
-        highlight=False,
-    )
-    console.print(
-        f"  answer:      {report['answer']!r} (finish reason: {report['finish_reason']})",
-        highlight=False,
-    )
+    lines = [
+        f"[bold green]OK[/] {head}",
+        f"  answered by: {escape(report['reported_model'])}{label}",
+        f"  latency:     {report['latency_s']:.3f} s",
+        f"  tokens:      {usage['prompt_tokens']} prompt + {usage['completion_tokens']} "
+        f"completion = {usage['total_tokens']}",
+        f"  answer:      {escape(repr(report['answer']))} "
+        f"(finish reason: {escape(str(report['finish_reason']))})",
+    ]
+    console.print("\n".join(lines), highlight=False)
 
 
 def register(app: typer.Typer) -> None:
