@@ -69,8 +69,9 @@ def check(
 def play(
     game: str = typer.Argument("tic_tac_toe", help="Game name, .py model or .kif file."),
     players: str = typer.Option(
-        "random,random", "--players", "-p",
-        help="Comma-separated agent specs, one per seat, e.g. 'mcts:sims=500,human'.",
+        "", "--players", "-p",
+        help="Comma-separated agent specs, one per seat, e.g. 'mcts:sims=500,human' "
+        "(default: random in every seat).",
     ),
     seed: int = typer.Option(0, help="Random seed of the match."),
     show: bool = typer.Option(True, help="Print each move."),
@@ -81,7 +82,7 @@ def play(
     from ggp.arena.match import play_match
 
     world = load_model(game)
-    specs = [s for s in players.split(",") if s.strip()]
+    specs = [s for s in players.split(",") if s.strip()] or ["random"] * world.num_players
     if len(specs) != world.num_players:
         raise typer.BadParameter(
             f"{world.name} has {world.num_players} players; --players names {len(specs)}."
