@@ -11,7 +11,10 @@ from rich.table import Table
 from ggp.core.model import load_model
 from ggp.core.registry import registered_games
 
-console = Console()
+import sys
+
+# Wide tables stay readable when the output is piped (rich assumes 80 columns then).
+console = Console(width=None if sys.stdout.isatty() else 160)
 
 
 def games() -> None:
@@ -27,12 +30,12 @@ def games() -> None:
         table.add_row(
             name,
             str(m.num_players),
-            "perfect" if m.perfect_information else "imperfect",
+            "perfect" if m.perfect_information else "hidden",
             "yes" if m.chance else "no",
             ("zero-sum " if m.zero_sum else "general-sum ")
             + ("W/L/D" if m.outcome == "win_loss_draw" else "payoff"),
             f"{m.min_utility:g}..{m.max_utility:g}",
-            m.openspiel or "-",
+            (m.openspiel or "-").split("(")[0],
             ", ".join(f"{k}={v}" for k, v in entry.parameters.items()) or "-",
         )
     console.print(table)
@@ -69,8 +72,9 @@ def check(
 def play(
     game: str = typer.Argument("tic_tac_toe", help="Game name, .py model or .kif file."),
     players: str = typer.Option(
-        "random,random", "--players", "-p",
-        help="Comma-separated agent specs, one per seat, e.g. 'mcts:sims=500,human'.",
+        "", "--players", "-p",
+        help="Comma-separated agent specs, one per seat, e.g. 'mcts:sims=500,human' "
+        "(default: random in every seat).",
     ),
     seed: int = typer.Option(0, help="Random seed of the match."),
     show: bool = typer.Option(True, help="Print each move."),
@@ -81,7 +85,7 @@ def play(
     from ggp.arena.match import play_match
 
     world = load_model(game)
-    specs = [s for s in players.split(",") if s.strip()]
+    specs = [s for s in players.split(",") if s.strip()] or ["random"] * world.num_players
     if len(specs) != world.num_players:
         raise typer.BadParameter(
             f"{world.name} has {world.num_players} players; --players names {len(specs)}."

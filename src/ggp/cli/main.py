@@ -62,10 +62,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except SystemExit as exc:
         return int(exc.code or 0)
-    except Exception as exc:  # noqa: BLE001 - click usage errors and the like
-        import click
-
-        if isinstance(exc, click.ClickException):
+    except Exception as exc:  # click's usage errors (typer may vendor click)
+        if hasattr(exc, "show") and hasattr(exc, "exit_code"):
             exc.show()
             return exc.exit_code
         raise
