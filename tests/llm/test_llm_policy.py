@@ -213,3 +213,22 @@ def test_llm_layer_errors_forfeit_and_are_counted(fast_config):
     result = play_match(TTT, [agent, make_agent("random", TTT)], seed=0)
     assert result.forfeit.player == 0 and "BudgetExceededError" in result.forfeit.detail
     assert agent.stats["llm_errors"] == 1 and agent.stats["llm_calls"] == 2
+
+
+def test_hidden_information_game_with_chance():
+    """Leduc poker: legality is judged through the agent's belief over hidden cards."""
+    leduc = load_model("leduc_poker")
+    cycle = ["ACTION: Raise", "ACTION: Call", "ACTION: Fold"]
+
+    def respond(messages):
+        # first attempt Raise; after an illegal Raise (raise cap) Call; Fold is always legal
+        return cycle[(len(messages) - 2) // 2]
+
+    agents = [LLMPolicyAgent(leduc, ScriptedLLM(respond), num_examples=1, rethinks=2)]
+    agents.append(make_agent("random", leduc))
+    for seed in range(6):
+        result = play_match(leduc, agents if seed % 2 else agents[::-1], seed=seed)
+        assert result.forfeit is None
+    s = agents[0].stats
+    assert s["decisions"] > 0 and s["gave_up_illegal"] == s["unparseable"] == 0
+    assert s["llm_calls"] == s["decisions"] + s["rethinks"] and s["rethinks"] == s["illegal"]

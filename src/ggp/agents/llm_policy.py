@@ -85,8 +85,7 @@ class LLMPolicyAgent(Agent):
         self.system_prompt = system_prompt(
             rules=info.rules or self.model.rules,
             game=info.game,
-            seat=info.seat,
-            player_name=self.model.player_name(info.seat),
+            player=_who(self.model, info.seat),
             examples=self.examples,
         )
 
@@ -168,11 +167,11 @@ ILLEGAL_FEEDBACK = (
 
 
 def system_prompt(
-    *, rules: str, game: str, seat: int, player_name: str, examples: list[str]
+    *, rules: str, game: str, player: str, examples: list[str]
 ) -> str:
     """The standing instructions: rules, example games, answer format."""
     parts = [
-        f"You are player {seat} ({player_name}) in a game of {game}. Play to maximize your "
+        f"You are {player} in a game of {game}. Play to maximize your "
         "own total reward.",
         f"THE RULES\n{rules.strip() or '(no rules text was provided)'}",
     ]
@@ -219,7 +218,7 @@ def render_example(model: WorldModel, rng: random.Random) -> str:
             else rng.choice(model.legal_actions(state))
         )
         lines.append(
-            f"state {_json(state)}; {model.player_name(player)} (player {player}) plays {action}"
+            f"state {_json(state)}; {_who(model, player)} plays {action}"
         )
         state = model.apply(state, action)
         returns = [total + r for total, r in zip(returns, model.rewards(state), strict=True)]
@@ -230,6 +229,12 @@ def render_example(model: WorldModel, rng: random.Random) -> str:
     if len(text) > MAX_EXAMPLE_CHARS:
         text = text[:MAX_EXAMPLE_CHARS] + "\n(... the rest of this game is left out)"
     return text
+
+
+def _who(model: WorldModel, player: int) -> str:
+    """``"x (player 0)"``, or just ``"player 0"`` when that is the player's name."""
+    name = model.player_name(player)
+    return name if name == f"player {player}" else f"{name} (player {player})"
 
 
 def _json(value: Any) -> str:
