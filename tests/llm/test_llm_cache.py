@@ -109,3 +109,17 @@ def test_cache_needs_a_location(fast_config):
 
     with pytest.raises(LLMConfigError, match="cache"):
         make_client(fast_config(cache_mode="read-write"), backend=ScriptedLLM([]))
+
+
+def test_parallel_identical_requests_get_distinct_samples_and_replay_as_a_set(
+    tmp_path, fast_config
+):
+    respond, calls = counter_script()
+    config = fast_config(cache_mode="read-write", concurrency=3)
+    with make_client(config, run_dir=tmp_path, backend=ScriptedLLM(respond)) as client:
+        recorded = [c.text for c in client.complete_many(["same"] * 6)]
+    assert len(set(recorded)) == 6
+    replay = fast_config(cache_mode="replay", concurrency=3)
+    with make_client(replay, run_dir=tmp_path, backend=ScriptedLLM([])) as client:
+        replayed = [c.text for c in client.complete_many(["same"] * 6)]
+    assert sorted(replayed) == sorted(recorded)
