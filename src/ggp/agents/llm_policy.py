@@ -78,7 +78,6 @@ class LLMPolicyAgent(Agent):
             ]
         )
         self.stats: Counter[str] = Counter()
-        self.transcript: list[dict[str, Any]] = []
 
     def start(self, info: MatchInfo) -> None:
         super().start(info)
@@ -131,9 +130,6 @@ class LLMPolicyAgent(Agent):
             # Budget used up, endpoint down, ...: the arena records an exception forfeit.
             self.stats["llm_errors"] += 1
             raise
-        self.transcript.append(
-            {"messages": list(messages), "answer": answer.text, "model": answer.model}
-        )
         return answer
 
     def _legal_actions(self, history: ObsActionHistory) -> list[Action] | None:
@@ -166,13 +162,10 @@ ILLEGAL_FEEDBACK = (
 )
 
 
-def system_prompt(
-    *, rules: str, game: str, player: str, examples: list[str]
-) -> str:
+def system_prompt(*, rules: str, game: str, player: str, examples: list[str]) -> str:
     """The standing instructions: rules, example games, answer format."""
     parts = [
-        f"You are {player} in a game of {game}. Play to maximize your "
-        "own total reward.",
+        f"You are {player} in a game of {game}. Play to maximize your own total reward.",
         f"THE RULES\n{rules.strip() or '(no rules text was provided)'}",
     ]
     if examples:
@@ -217,9 +210,7 @@ def render_example(model: WorldModel, rng: random.Random) -> str:
             if player == CHANCE
             else rng.choice(model.legal_actions(state))
         )
-        lines.append(
-            f"state {_json(state)}; {_who(model, player)} plays {action}"
-        )
+        lines.append(f"state {_json(state)}; {_who(model, player)} plays {action}")
         state = model.apply(state, action)
         returns = [total + r for total, r in zip(returns, model.rewards(state), strict=True)]
     else:
