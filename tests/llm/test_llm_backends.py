@@ -162,3 +162,12 @@ def test_extra_parameters_reach_the_server(client_for):
             client.complete("hi", seed=3, stop=["END"], extra={"reasoning_effort": "low"})
     body = server.requests[0].body
     assert body["seed"] == 3 and body["stop"] == ["END"] and body["reasoning_effort"] == "low"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_json_without_a_completion_is_a_response_error(backend, client_for):
+    odd = Malformed('{"error": {"message": "overloaded, try later"}}')
+    with ScriptedServer([odd, odd]) as server:
+        with client_for(server, backend, max_retries=1) as client:
+            with pytest.raises(LLMResponseError):
+                client.complete("hello")
