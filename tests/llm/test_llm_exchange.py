@@ -87,7 +87,7 @@ def test_rerun_resumes_with_existing_answers(tmp_path):
 
 
 def test_a_response_still_being_written_is_not_read_early(tmp_path):
-    backend = ExchangeBackend(tmp_path, poll_s=0.01, settle_s=0.3)
+    backend = ExchangeBackend(tmp_path, poll_s=0.01, settle_s=0.6)
     path = tmp_path / "response_000001.md"
 
     def slow_writer():
@@ -96,7 +96,7 @@ def test_a_response_still_being_written_is_not_read_early(tmp_path):
         with path.open("w") as handle:
             handle.write("partial")
             handle.flush()
-            time.sleep(0.1)
+            time.sleep(0.05)  # well inside the settle time
             handle.write(" and complete")
 
     thread = threading.Thread(target=slow_writer)
