@@ -121,7 +121,7 @@ def test_resampled_histories_replay_to_the_same_observations(quad):
 def test_terminal_histories_resample_to_the_same_end(quad):
     rng = random.Random(4)
     for _ in range(80):
-        state, views, trail = quad.initial_state(), ([], []), []
+        state, views = quad.initial_state(), ([], [])
         while not quad.is_terminal(state):
             player = quad.current_player(state)
             if player == CHANCE:

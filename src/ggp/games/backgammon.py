@@ -71,7 +71,9 @@ checker; with scoring=full it is 3 if, in addition, the loser still has a checke
 or in the winner's home board. Turn limit: "turns" counts the turns played (a decision
 starts a new turn unless it is the second stage of a double); when a decision without a
 winner brings it above {max_turns}, the game ends at once (even before the second stage of a
-double) in a draw, 0 each. Rewards come only at the end. Both players see the whole state.
+double) in a draw, 0 each. Rewards come only at the end. Both players see the whole state,
+which also holds "current_player", "second_stage" (true during the second half of a
+double), "last_mover", "turns", "winner" and "rewards".
 """
 
 
@@ -122,11 +124,6 @@ INITIAL_STATE = {
 def index_of(player: int, point: int) -> int:
     """Board index of ``player``'s own point number (1..24)."""
     return 24 - point if player == 0 else point - 1
-
-
-def point_of(player: int, index: int) -> int:
-    """``player``'s own point number of a board index."""
-    return 24 - index if player == 0 else index + 1
 
 
 def _home_points(player):
@@ -267,7 +264,8 @@ def make(scoring: str = "winloss", max_turns: int = 500) -> SimpleNamespace:
             return _apply_roll(state, action)
         player, dice = state["current_player"], state["dice"]
         play = action_to_play(dice, action)
-        new = state
+        new = {**state, "board": [row[:] for row in state["board"]], "bar": state["bar"][:],
+               "off": state["off"][:], "dice": dice[:]}
         for source, die in play:
             new = _move_checker(new, player, source, die)
         new = {**new, "last_mover": player, "rewards": [0.0, 0.0]}
@@ -289,7 +287,8 @@ def make(scoring: str = "winloss", max_turns: int = 500) -> SimpleNamespace:
         words = action.split()
         high, low = (int(x) for x in words[-1].split("-"))
         player = int(words[1]) if words[0] == "Player" else 1 - state["last_mover"]
-        return {**state, "dice": [high, low], "current_player": player,
+        return {**state, "board": [row[:] for row in state["board"]], "bar": state["bar"][:],
+                "off": state["off"][:], "dice": [high, low], "current_player": player,
                 "rewards": [0.0, 0.0]}
 
     def _stake(state, loser):

@@ -47,6 +47,11 @@ receives{discount_text}. If {max_turns} offers have been made without agreement,
 and both players walk away with 0 (the last offer can no longer be accepted).{prob_end_text}
 The game is general-sum: both players can score well at once. Rewards are given only when
 the game ends.
+State and observations. The state holds "pool" and "values" (both players' values, in the
+order book, hat, basketball), "offers" (each offer's kept quantities, in order; offer i was
+made by player i mod 2), "agreed", "ended" (by chance), "current_player", "move_number" and
+"discount_factor". A player's observation holds "pool", "my_values", every offer with its
+proposer, "agreed", "ended" and "current_player".
 """
 
 
@@ -188,7 +193,9 @@ def make(instances: str = "all", max_turns: int = 10, discount: float = 1.0,
         if action not in get_legal_actions(state):
             raise ValueError(f"illegal action {action!r} in this state")
         new = {**state, "offers": [list(o) for o in state["offers"]], "rewards": [0.0, 0.0],
-               "move_number": state["move_number"] + 1}
+               "move_number": state["move_number"] + 1,
+               "pool": state["pool"] and list(state["pool"]),
+               "values": state["values"] and [list(v) for v in state["values"]]}
         player = state["current_player"]
         if player == CHANCE:
             if state["pool"] is None:
@@ -230,8 +237,8 @@ def make(instances: str = "all", max_turns: int = 10, discount: float = 1.0,
     def _observation(state, player):
         return {
             "player": player,
-            "pool": state["pool"],
-            "my_values": None if state["values"] is None else state["values"][player],
+            "pool": state["pool"] and list(state["pool"]),
+            "my_values": state["values"] and list(state["values"][player]),
             "offers": [{"proposer": i % 2, "quantities": q}
                        for i, q in enumerate(state["offers"])],
             "agreed": state["agreed"],
@@ -239,17 +246,23 @@ def make(instances: str = "all", max_turns: int = 10, discount: float = 1.0,
             "current_player": state["current_player"],
         }
 
+    @cache
+    def _matching(pool, player_id, mine):
+        """The deals with this pool that give ``player_id`` these values."""
+        return [d for d in deals if d[0] == pool and d[1 + player_id] == mine]
+
     def resample_history(obs_action_history, player_id, last_is_terminal=False):
         """A full action list consistent with the player's view.
 
         The opponent's values are drawn from the deal distribution conditioned on the pool
         and the player's own values (offers do not depend on values, so this is the exact
         posterior when the opponent plays uniformly at random). The offers, the agreement
-        and every Continue come from the observation, which records them all.
+        and every Continue come from the observation, which records them all, so
+        ``last_is_terminal`` needs no special handling.
         """
         last = obs_action_history[-1][0]
         pool, mine = tuple(last["pool"]), tuple(last["my_values"])
-        matching = [d for d in deals if d[0] == pool and d[1 + player_id] == mine]
+        matching = _matching(pool, player_id, mine)
         if not matching:
             raise ValueError("no deal matches the observed pool and values")
         deal = deal_action(random.choice(matching))
