@@ -47,12 +47,13 @@ Bar. A player with checkers on the bar must enter them all before moving any oth
 Entering with die d puts the checker on the player's own point 25 - d (the opponent's point
 d), which must not be blocked.
 Bearing off. Only when all of a player's checkers are in its home board (none elsewhere,
-none on the bar) may it bear off. A die equal to the point number bears off a checker from
+none on the bar) may it bear off; this is judged before each checker move, so the first move
+of a decision may bring the last checker home and the second bear one off. A die equal to the point number bears off a checker from
 that point. A die larger than the point number bears off a checker only from the player's
 highest occupied point. Checkers may also move inside the home board instead.
 Using the dice. A player must use both dice if it can in some order. If it can use only one
 of them, it must use the larger one if possible. If it can use neither, it passes.
-Doubles. A double is played in two stages with the same dice: first the player moves two
+Doubles. A double is played in two stages with the same dice: first the player makes two
 checker moves; if it could use both, it gets a second decision with the same two dice and
 moves up to two more (by the same rules). If it could use at most one in the first stage,
 the turn ends.

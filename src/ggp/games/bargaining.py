@@ -29,10 +29,11 @@ Bargaining. Two players split a pool of items of three kinds: books, hats and ba
 The deal (chance). First chance deals a pool and a private valuation for each player:
 "Deal pool B,H,K; player 0 values b0,h0,k0; player 1 values b1,h1,k1" means the pool holds B
 books, H hats and K basketballs, and one book is worth b0 points to player 0 and b1 to
-player 1, and so on. {deal_text} Every deal satisfies: each kind has at least 1 item, the
-pool has 5 to 7 items, item values are whole numbers 0..10, the whole pool is worth exactly
-10 points to each player, no kind is worthless to both players, and at least one kind is
-worth something to both.
+player 1, and so on. Every deal satisfies: each kind has at least 1 item, the pool has 5
+to 7 items, item values are whole numbers 0..10, the whole pool is worth exactly 10 points
+to each player, no kind is worthless to both players, and at least one kind is worth
+something to both.
+{deal_text}
 What players know. A player sees the pool and its own values, never the opponent's values.
 Both players see every offer made and whether an agreement was reached.
 Offers. Player 0 moves first and the players alternate. On its turn a player either makes
@@ -123,17 +124,16 @@ def _metadata(instances: str) -> GameMetadata:
 
 
 def _rules(instances, max_turns, discount, prob_end) -> str:
-    deal_text = ("Chance picks uniformly among all possible deals described below (5,793 "
-                 "of them)." if instances == "all" else
+    deal_text = ("Chance picks uniformly among all 5,793 deals that satisfy these rules."
+                 if instances == "all" else
                  "Chance picks uniformly among a fixed list of 1,000 such deals.")
     discount_text = ("" if discount == 1.0 else
-                     f", multiplied by {discount} once for every player action from the third "
-                     "action of the game on (counting the deal and any Continue/End chance "
-                     "moves as actions)")
+                     f", multiplied by {discount} once for every player action after the "
+                     "first two player actions of the game (the Agree included)")
     prob_end_text = ("" if prob_end == 0.0 else
-                     f"\nAfter every offer from the second action of the players on, chance "
-                     f"ends the game with probability {prob_end} (\"End\": both get 0) or lets "
-                     f"it go on (\"Continue\").")
+                     f"\nAfter every offer except the very first one, chance ends the game "
+                     f"with probability {prob_end} (\"End\": both get 0) or lets it go on "
+                     f"(\"Continue\").")
     return _RULES.format(deal_text=deal_text, discount_text=discount_text,
                          max_turns=max_turns, prob_end_text=prob_end_text)
 
