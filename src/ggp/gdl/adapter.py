@@ -181,6 +181,12 @@ class GDLGame:
         return {"role": role, "step": state["step"], "history": state["history"][role],
                 "pending": pending}
 
+    def resample_state(self, history, player_id: int) -> State:
+        """A complete state consistent with the player's view (see ggp.gdl.infosets)."""
+        from ggp.gdl.infosets import sample_state
+
+        return sample_state(self._model, player_id, history)
+
     # ------------------------------------------------------------------ stepping
     def _decider(self, state: State) -> str | None:
         """The role that chooses next, or None at a terminal state."""
@@ -262,7 +268,9 @@ def load_gdl_text(text: str, *, name: str = "gdl", syntax: str = "auto",
     ii = is_gdl_ii(desc) if gdl_ii is None else gdl_ii
     check(desc, ii)
     game = GDLGame(desc, gdl_ii=ii, name=name)
-    return WorldModel(game, name=name, trusted=True, rules=text, metadata=game.METADATA)
+    model = WorldModel(game, name=name, trusted=True, rules=text, metadata=game.METADATA)
+    game._model = model  # the samplers search through the wrapper
+    return model
 
 
 def load_gdl_model(path: str | Path, *, gdl_ii: bool | None = None) -> WorldModel:
