@@ -1,0 +1,81 @@
+"""Agents and the registry that builds them from specs such as ``"mcts:sims=200"``.
+
+A spec is a registered agent name followed by ``:key=value`` settings. Every module in
+this package may register factories with :func:`register_agent`; a factory receives the
+world model the agent should plan with and the settings as keyword arguments.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from functools import cache
+from typing import Callable
+
+from ggp.agents.base import Agent, MatchInfo
+from ggp.core.errors import GGPError
+from ggp.core.model import WorldModel
+from ggp.core.registry import _parse_value
+
+AgentFactory = Callable[..., Agent]
+_FACTORIES: dict[str, AgentFactory] = {}
+
+__all__ = ["Agent", "MatchInfo", "agent_names", "make_agent", "register_agent"]
+
+
+class AgentSpecError(GGPError):
+    """An agent spec names an unknown agent or a bad setting."""
+
+
+def register_agent(name: str) -> Callable[[AgentFactory], AgentFactory]:
+    """Decorator registering ``factory(model, **settings) -> Agent`` under ``name``."""
+
+    def decorate(factory: AgentFactory) -> AgentFactory:
+        _FACTORIES[name] = factory
+        return factory
+
+    return decorate
+
+
+@cache
+def _load_agent_modules() -> None:
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
+
+
+def agent_names() -> list[str]:
+    _load_agent_modules()
+    return sorted(_FACTORIES)
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict]:
+    """``"mcts:sims=100:rollouts=1"`` -> ``("mcts", {"sims": 100, "rollouts": 1})``."""
+    name, *items = spec.strip().split(":")
+    settings = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise AgentSpecError(f"Agent setting {item!r} in {spec!r} needs the form key=value.")
+        settings[key.strip()] = _parse_value(value.strip())
+    return name.strip(), settings
+
+
+def make_agent(spec: str, model: WorldModel) -> Agent:
+    """Build the agent described by ``spec``, planning with ``model``."""
+    _load_agent_modules()
+    name, settings = parse_agent_spec(spec)
+    if name not in _FACTORIES:
+        raise AgentSpecError(
+            f"Unknown agent {name!r}. Known agents: {', '.join(agent_names())}."
+        )
+    factory = _FACTORIES[name]
+    accepted = inspect.signature(factory).parameters
+    unknown = [k for k in settings if k not in accepted]
+    if unknown:
+        options = [p for p in accepted if p != "model"]
+        raise AgentSpecError(
+            f"Agent {name!r} has no setting {', '.join(unknown)}; its settings are: "
+            f"{', '.join(options) or 'none'}."
+        )
+    return factory(model, **settings)

@@ -1,0 +1,1 @@
+"""The arena: matches between agents on a ground-truth model, tournaments, statistics."""

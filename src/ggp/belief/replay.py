@@ -1,0 +1,70 @@
+"""Validated sampling through a model's own inference functions (seed 000 App. G.6)."""
+
+from __future__ import annotations
+
+from ggp.core.errors import BeliefError, GGPError
+from ggp.core.model import WorldModel
+from ggp.core.protocol import Action, ObsActionHistory, State
+
+
+def replay_history(
+    model: WorldModel, actions: list[Action], player: int, history: ObsActionHistory
+) -> State:
+    """Replay ``actions`` from the initial state and check them against ``history``.
+
+    At each decision point of ``player`` the observation must equal the recorded one and
+    the action taken must be the recorded one; the replay must end at the player's current
+    decision point. Returns the final state, or raises :class:`BeliefError` saying where the
+    replay diverged.
+    """
+    state = model.initial_state()
+    step = 0
+    for i, action in enumerate(actions):
+        if model.current_player(state) == player:
+            _check_observation(model, state, player, history, step, i)
+            if action != history[step][1]:
+                raise BeliefError(
+                    f"step {i}: the sampled history plays {action!r} for player {player}, "
+                    f"who played {history[step][1]!r} at its decision point {step}"
+                )
+            step += 1
+        legal = model.legal_actions(state)
+        if action not in legal:
+            raise BeliefError(f"step {i}: sampled action {action!r} is not legal")
+        state = model.apply(state, action)
+    if model.current_player(state) != player or step != len(history) - 1:
+        raise BeliefError(
+            f"the sampled history ends after {step} of the player's {len(history) - 1} past "
+            "decisions, or not at the player's turn"
+        )
+    _check_observation(model, state, player, history, step, len(actions))
+    return state
+
+
+def _check_observation(model, state, player, history, step, index) -> None:
+    if step >= len(history):
+        raise BeliefError(f"step {index}: the sampled history has too many player decisions")
+    if not model.same(model.observation(state, player), history[step][0]):
+        raise BeliefError(f"step {index}: the observation at decision point {step} differs")
+
+
+def sample_with_model(
+    model: WorldModel, history: ObsActionHistory, player: int, *, retries: int = 10
+) -> State:
+    """Sample with the model's ``resample_history`` (preferred) or ``resample_state``,
+    validating each sample; up to ``retries`` attempts."""
+    last_error: Exception | None = None
+    for _ in range(retries):
+        try:
+            if model.has("resample_history"):
+                actions = model.resample_history(history, player)
+                return replay_history(model, list(actions), player, history)
+            state = model.resample_state(history, player)
+            if model.current_player(state) == player and model.same(
+                model.observation(state, player), history[-1][0]
+            ):
+                return state
+            last_error = BeliefError("resample_state gave a state whose observation differs")
+        except GGPError as exc:
+            last_error = exc
+    raise BeliefError(f"no consistent state after {retries} tries: {last_error}")
