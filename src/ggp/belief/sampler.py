@@ -67,7 +67,11 @@ class PerfectInformationSampler(BeliefSampler):
 class ModelSampler(BeliefSampler):
     """The model's own inference function; every sample is validated by replay and
     retried up to ``retries`` times (then :class:`BeliefError`). Its distribution is
-    whatever the model's function draws from; its support is checked."""
+    whatever the model's function draws from; its support is checked.
+
+    Inference functions take no generator (they use the global :mod:`random`), so the
+    global generator is reseeded from the searcher's ``rng`` before each call: this keeps
+    seeded agents reproducible."""
 
     name = "model"
 
@@ -77,8 +81,13 @@ class ModelSampler(BeliefSampler):
 
     def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
         model, retries = self.model, self.retries
-        sample_with_model(model, history, player, retries=retries)  # fail early, typed
-        return Belief(lambda _rng: sample_with_model(model, history, player, retries=retries))
+
+        def draw(r: random.Random) -> State:
+            random.seed(r.getrandbits(64))
+            return sample_with_model(model, history, player, retries=retries)
+
+        draw(rng)  # fail early, with a typed error, before any search starts
+        return Belief(draw)
 
 
 class ExactSampler(BeliefSampler):
