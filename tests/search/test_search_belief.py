@@ -80,6 +80,25 @@ def test_exact_information_set_matches_brute_force_on_kuhn(actions):
         assert exact[k] == pytest.approx(brute[k])
 
 
+REFERENCE_CASES = [
+    ("kuhn_poker", ["Deal J", "Deal K", "Pass", "Bet"]),
+    ("kuhn_poker", ["Deal Q", "Deal J", "Bet"]),
+    ("leduc_poker", ["Deal Js", "Deal Kh", "Call", "Raise"]),
+    ("leduc_poker", ["Deal Qs", "Deal Kh", "Raise", "Call", "Deal Ks"]),
+]
+
+
+@pytest.mark.parametrize("game, actions", REFERENCE_CASES)
+def test_exact_information_set_matches_brute_force_on_poker(game, actions):
+    model = make_game(game)
+    _, history, player = play(model, actions)
+    exact = state_distribution(information_set(model, history, player))
+    brute = brute_force(model, history, player)
+    assert exact.keys() == brute.keys() and len(exact) > 1
+    for k in exact:
+        assert exact[k] == pytest.approx(brute[k])
+
+
 def test_exact_monty_hall_posterior_and_bomb():
     _, history, player = play(MONTY, ["car(0)", "pick(1)", "open(2)"])
     weighted = information_set(MONTY, history, player)

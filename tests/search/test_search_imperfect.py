@@ -72,7 +72,9 @@ def test_bomb_tell_determinizers_tell_and_score_10(agent):
     assert all(r.returns[0] == 10.0 for r in results)
 
 
-def test_bomb_tell_cfr_withholds_and_scores_50():
-    results = matches(TELL, ["cfr:iterations=300", "cfr:iterations=300"], 200)
+@pytest.mark.parametrize("solver", ["own", "openspiel"])
+def test_bomb_tell_cfr_withholds_and_scores_50(solver):
+    spec = f"cfr:iterations=300:solver={solver}"
+    results = matches(TELL, [spec, spec], 200)
     assert not any(actions_of(r, 0)[1] == "tell" for r in results)
     assert statistics.mean(r.returns[0] for r in results) == pytest.approx(50, abs=11)

@@ -9,13 +9,16 @@ Common settings (``ggp play --players ismcts:sims=1000:rollouts=10,random``):
   searches by time only;
 * ``belief`` (ismcts, moismcts, pimc): ``auto``, ``model``, ``exact`` or ``generic``
   (see :mod:`ggp.belief.sampler`); ``determinizations`` (pimc, 10);
-* ``iterations`` (cfr, 1000).
+* ``iterations`` (cfr, 1000), ``solver`` (cfr: ``auto``, ``openspiel`` or ``own``).
 
 Every agent draws its randomness from the seed the match gives it, so matches replay
 exactly.
 """
 
 from __future__ import annotations
+
+import importlib.util
+from typing import Callable
 
 from ggp.agents import register_agent
 from ggp.agents.base import Agent, MatchInfo
@@ -121,31 +124,52 @@ class PIMCAgent(Agent):
         return self.search.best_action(history, self.info.seat)
 
 
-_SOLVED: dict[tuple, dict] = {}
+_SOLVED: dict[tuple, Callable[[ObsActionHistory, int], dict[Action, float]]] = {}
 
 
-class CFRAgent(Agent):
-    """Plays the average policy of CFR+ run on the whole game tree (small games only)."""
+def _solve(model: WorldModel, iterations: int, solver: str):
+    """``policy(history, player) -> {action: probability}`` from CFR+ on ``model``."""
+    if solver == "auto":
+        solver = "openspiel" if importlib.util.find_spec("pyspiel") else "own"
+    if solver == "openspiel":  # the bridge: OpenSpiel's C++ CFR+ on the registered game
+        from ggp.openspiel.solve import solve_cfr_plus
 
-    name = "cfr"
+        return solve_cfr_plus(model, iterations)
+    if solver != "own":
+        raise GGPError(f"cfr: solver must be auto, openspiel or own, not {solver!r}.")
+    own = CFRPlusSolver(model)
+    own.run(iterations)
+    table = own.average_policy()
 
-    def __init__(self, model: WorldModel, iterations: int) -> None:
-        self.model, self.iterations = model, iterations
-
-    def start(self, info: MatchInfo) -> None:
-        super().start(info)
-        key = (self.model.name, id(self.model.namespace), self.iterations)
-        if key not in _SOLVED:  # solve once per game and setting, not once per match
-            solver = CFRPlusSolver(self.model)
-            solver.run(self.iterations)
-            _SOLVED[key] = solver.average_policy()
-        self.policy = _SOLVED[key]
-
-    def act(self, history: ObsActionHistory) -> Action:
-        probs = self.policy.get(info_key(self.info.seat, history))
+    def policy(history: ObsActionHistory, player: int) -> dict[Action, float]:
+        probs = table.get(info_key(player, history))
         if probs is None:
             raise GGPError("cfr: this information state is not in the solved game tree "
                            "(does the model's observation match the history?)")
+        return probs
+
+    return policy
+
+
+class CFRAgent(Agent):
+    """Plays the average policy of CFR+ run on the whole game tree (small games only):
+    OpenSpiel's solver through the bridge (``solver=openspiel``, the default when
+    open_spiel is installed) or ggp's own tree-walking CFR+ (``solver=own``)."""
+
+    name = "cfr"
+
+    def __init__(self, model: WorldModel, iterations: int, solver: str) -> None:
+        self.model, self.iterations, self.solver = model, iterations, solver
+
+    def start(self, info: MatchInfo) -> None:
+        super().start(info)
+        key = (self.model.name, id(self.model.namespace), self.iterations, self.solver)
+        if key not in _SOLVED:  # solve once per game and setting, not once per match
+            _SOLVED[key] = _solve(self.model, self.iterations, self.solver)
+        self.policy = _SOLVED[key]
+
+    def act(self, history: ObsActionHistory) -> Action:
+        probs = self.policy(history, self.info.seat)
         actions = list(probs)
         return self.rng.choices(actions, weights=[probs[a] for a in actions])[0]
 
@@ -188,5 +212,5 @@ def make_pimc(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: 
 
 
 @register_agent("cfr")
-def make_cfr(model: WorldModel, iterations: int = 1000) -> CFRAgent:
-    return CFRAgent(model, iterations)
+def make_cfr(model: WorldModel, iterations: int = 1000, solver: str = "auto") -> CFRAgent:
+    return CFRAgent(model, iterations, solver)
