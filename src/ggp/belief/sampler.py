@@ -81,10 +81,11 @@ class ModelSampler(BeliefSampler):
 
     def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
         model, retries = self.model, self.retries
+        validated: dict = {}  # sampled action sequence -> its replayed state
 
         def draw(r: random.Random) -> State:
-            random.seed(r.getrandbits(64))
-            return sample_with_model(model, history, player, retries=retries)
+            random.seed(r.getrandbits(32))
+            return sample_with_model(model, history, player, retries=retries, cache=validated)
 
         draw(rng)  # fail early, with a typed error, before any search starts
         return Belief(draw)

@@ -29,6 +29,7 @@ Bomb "tell").
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
@@ -36,10 +37,13 @@ from typing import Callable
 
 from ggp.belief.sampler import Belief, BeliefSampler
 from ggp.core.model import WorldModel
-from ggp.core.protocol import CHANCE, TERMINAL, Action, ObsActionHistory, State, canonical_json
+from ggp.core.protocol import CHANCE, TERMINAL, Action, ObsActionHistory, State
 from ggp.search.evaluators import Evaluator, as_evaluator
 from ggp.search.mcts import exploration_scale
 from ggp.search.ops import ops_for
+
+# canonical_json with one encoder built once (it is on the hot path of every simulation)
+_obs_key = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False).encode
 
 # Per-action statistics of a node: [visits, total return of the acting player, availability]
 VISITS, TOTAL, AVAIL = 0, 1, 2
@@ -54,10 +58,28 @@ class InfoNode:
         self.stats: dict[Action, list[float]] = {}
         self.children: dict[object, InfoNode] = {}
 
-    def child(self, key: object) -> InfoNode:
-        node = self.children.get(key)
-        if node is None:
-            node = self.children[key] = InfoNode()
+    def child(self, edge: object, obs: object, trusted: bool) -> InfoNode:
+        """The child reached by ``edge`` (an action or None) then observation ``obs``.
+
+        Observations are protocol-equal when their canonical JSON is. Encoding them is the
+        costliest step of a simulation, so for trusted (reference) models, whose
+        observations are built the same way every time, the children of an edge are
+        found by comparing observations with ``==`` instead (a linear scan: few distinct
+        observations follow one edge)."""
+        if not trusted:
+            key = (edge, _obs_key(obs))
+            node = self.children.get(key)
+            if node is None:
+                node = self.children[key] = InfoNode()
+            return node
+        bucket = self.children.get(edge)
+        if bucket is None:
+            bucket = self.children[edge] = []
+        for seen, node in bucket:
+            if seen == obs:
+                return node
+        node = InfoNode()
+        bucket.append((obs, node))
         return node
 
 
@@ -66,21 +88,21 @@ class _SingleObserver:
 
     def __init__(self, ops, root_player: int, root_obs: object) -> None:
         self.ops = ops
-        self.root = InfoNode()
-        self.first = [InfoNode() for _ in range(ops.num_players)]  # keyed by first obs
-        self.first[root_player].children[canonical_json(root_obs)] = self.root
+        self.trusted = ops.model.trusted
+        self.first = [InfoNode() for _ in range(ops.num_players)]  # children: first obs
+        self.root = self.first[root_player].child(None, root_obs, self.trusted)
         self.last: list = []
 
     def start(self, state: State) -> None:
         self.last = [None] * self.ops.num_players
 
     def node_for(self, player: int, state: State) -> InfoNode:
-        obs_key = canonical_json(self.ops.observations(state)[player])
+        obs = self.ops.observations(state)[player]
         previous = self.last[player]
         if previous is None:
-            return self.first[player].child(obs_key)
+            return self.first[player].child(None, obs, self.trusted)
         node, action = previous
-        return node.child((action, obs_key))
+        return node.child(action, obs, self.trusted)
 
     def moved(self, mover: int, node: InfoNode | None, action: Action, state: State) -> None:
         if mover >= 0:
@@ -93,6 +115,7 @@ class _MultipleObserver:
 
     def __init__(self, ops, root_player: int, root_obs: object) -> None:
         self.ops = ops
+        self.trusted = ops.model.trusted
         self.trees = [InfoNode() for _ in range(ops.num_players)]
         self.root = self.trees[root_player]
         self.current: list[InfoNode] = []
@@ -107,9 +130,8 @@ class _MultipleObserver:
         observations = self.ops.observations(state)
         current = self.current
         for q in range(len(current)):
-            obs_key = canonical_json(observations[q])
-            key = (action, obs_key) if q == mover else obs_key
-            current[q] = current[q].child(key)
+            current[q] = current[q].child(action if q == mover else None, observations[q],
+                                          self.trusted)
 
 
 class ISMCTS:
@@ -187,8 +209,9 @@ class ISMCTS:
                 path.append((node.stats[action], mover, acc[mover]))
             state = ops.apply(state, action)
             rewards = ops.rewards(state)
-            for i in range(n):
-                acc[i] += rewards[i]
+            if any(rewards):
+                for i in range(n):
+                    acc[i] += rewards[i]
             if expanded:
                 if ops.current_player(state) != TERMINAL:
                     leaf = self.evaluator.evaluate(state, rng)
@@ -201,24 +224,26 @@ class ISMCTS:
     def _choose(self, node: InfoNode, legal: list[Action]) -> tuple[Action, bool]:
         """UCB over the legal actions with availability counts; an untried legal action
         is expanded first (returns ``(action, True)``)."""
-        stats = node.stats
-        untried = []
+        stats, c, log, sqrt = node.stats, self.c, math.log, math.sqrt
+        untried = None
+        best, best_score = None, -math.inf
         for a in legal:
             s = stats.get(a)
             if s is None:
-                untried.append(a)
-            else:
-                s[AVAIL] += 1
-        if untried:
-            action = self.rng.choice(untried)
+                if untried is None:
+                    untried = [a]
+                else:
+                    untried.append(a)
+                continue
+            s[AVAIL] += 1
+            if untried is None:
+                score = s[TOTAL] / s[VISITS] + c * sqrt(log(s[AVAIL]) / s[VISITS])
+                if score > best_score or (score == best_score and self.rng.random() < 0.5):
+                    best, best_score = a, score
+        if untried is not None:
+            action = untried[0] if len(untried) == 1 else self.rng.choice(untried)
             stats[action] = [0, 0.0, 1]
             return action, True
-        c, best, best_score = self.c, None, -math.inf
-        for a in legal:
-            s = stats[a]
-            score = s[TOTAL] / s[VISITS] + c * math.sqrt(math.log(s[AVAIL]) / s[VISITS])
-            if score > best_score or (score == best_score and self.rng.random() < 0.5):
-                best, best_score = a, score
         return best, False
 
 
