@@ -70,8 +70,8 @@ class ModelSampler(BeliefSampler):
     whatever the model's function draws from; its support is checked.
 
     Inference functions take no generator (they use the global :mod:`random`), so the
-    global generator is reseeded from the searcher's ``rng`` before each call: this keeps
-    seeded agents reproducible."""
+    global generator is seeded from the searcher's ``rng`` when a belief is built: this
+    keeps seeded agents reproducible."""
 
     name = "model"
 
@@ -84,9 +84,9 @@ class ModelSampler(BeliefSampler):
         validated: dict = {}  # sampled action sequence -> its replayed state
 
         def draw(r: random.Random) -> State:
-            random.seed(r.getrandbits(32))
             return sample_with_model(model, history, player, retries=retries, cache=validated)
 
+        random.seed(rng.getrandbits(32))
         draw(rng)  # fail early, with a typed error, before any search starts
         return Belief(draw)
 
