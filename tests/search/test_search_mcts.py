@@ -169,3 +169,17 @@ def test_mcts_1000_never_loses_to_minimax(seat):
             agents.reverse()
         result = play_match(TTT, agents, seed=seed)
         assert result.returns[seat] >= 0.0, f"lost game seed={seed}: {result.steps}"
+
+
+def test_mcts_beats_random_at_connect_four():
+    # The known answer (>= 95% over 100 games at 1000 simulations) is checked by the full
+    # run reported in docs/search.md; here a few cheaper games.
+    c4 = make_game("connect_four")
+    wins = 0
+    for seed in range(4):
+        agents = [make_agent("mcts:sims=300:rollouts=3", c4), make_agent("random", c4)]
+        seat = seed % 2
+        if seat:
+            agents.reverse()
+        wins += play_match(c4, agents, seed=seed, record_states=False).returns[seat] > 0
+    assert wins >= 3

@@ -175,7 +175,10 @@ class ISMCTS:
         """Search from ``player``'s decision point ``history[-1]``; returns the root node."""
         belief = self.sampler.belief(history, player, self.rng)
         kind = _SingleObserver if self.observer == "single" else _MultipleObserver
-        tracker = kind(self.ops, player, history[-1][0])
+        # The root's observation as the model itself builds it (the history may have
+        # passed through JSON, turning tuples into lists, which trusted lookups by == see).
+        root_obs = self.ops.observations(belief.sample(self.rng))[player]
+        tracker = kind(self.ops, player, root_obs)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         done = 0
         while self.simulations is None or done < self.simulations:

@@ -26,11 +26,12 @@ from ggp.search.ops import ops_for
 
 
 class Node:
-    """A search node: a state, the reward received on entering it and return statistics."""
+    """A search node: a state, the reward received on entering it (None when all zero)
+    and return statistics."""
 
     __slots__ = ("state", "player", "reward", "visits", "total", "children", "untried")
 
-    def __init__(self, state: State, player: int, reward: list[float], n: int) -> None:
+    def __init__(self, state: State, player: int, reward: list[float] | None, n: int) -> None:
         self.state = state
         self.player = player
         self.reward = reward
@@ -87,7 +88,7 @@ class MCTS:
         """Run the budgeted simulations from ``state``; returns the root node."""
         ops = self.ops
         n = ops.num_players
-        root = Node(state, ops.current_player(state), [0.0] * n, n)
+        root = Node(state, ops.current_player(state), None, n)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         done = 0
         while self.simulations is None or done < self.simulations:
@@ -133,17 +134,23 @@ class MCTS:
             node = self._select(node)
             path.append(node)
         # Back up: each node accumulates its entry reward plus the returns after it.
+        n = len(value)
         for node in reversed(path):
-            value = [r + v for r, v in zip(node.reward, value)]
+            reward = node.reward
+            if reward is not None:
+                value = [reward[i] + value[i] for i in range(n)]
             node.visits += 1
             total = node.total
-            for i, v in enumerate(value):
-                total[i] += v
+            for i in range(n):
+                total[i] += value[i]
 
     def _new_node(self, state: State, action: Action) -> Node:
         ops = self.ops
         nxt = ops.apply(state, action)
-        return Node(nxt, ops.current_player(nxt), list(ops.rewards(nxt)), ops.num_players)
+        reward = ops.rewards(nxt)
+        # None for the common all-zero reward saves work in every backup through the node
+        return Node(nxt, ops.current_player(nxt), list(reward) if any(reward) else None,
+                    ops.num_players)
 
     def _evaluate(self, node: Node) -> list[float]:
         if node.player == TERMINAL:
@@ -151,11 +158,12 @@ class MCTS:
         return self.evaluator.evaluate(node.state, self.rng)
 
     def _select(self, node: Node) -> Node:
-        player, c = node.player, self.c
-        log_n = math.log(node.visits)
+        player, sqrt = node.player, math.sqrt
+        bonus = self.c * sqrt(math.log(node.visits))  # c * sqrt(ln N / n) = bonus / sqrt(n)
         best, best_score = None, -math.inf
         for child in node.children.values():
-            score = child.total[player] / child.visits + c * math.sqrt(log_n / child.visits)
+            visits = child.visits
+            score = child.total[player] / visits + bonus / sqrt(visits)
             # A random tie-break keeps equal children from being chosen by insertion order.
             if score > best_score or (score == best_score and self.rng.random() < 0.5):
                 best, best_score = child, score
