@@ -84,3 +84,56 @@ def test_ggp_play_with_search_agents(capsys):
                  "ismcts:sims=50,cfr:iterations=50"]) == 0
     assert main(["play", "monty_hall", "--players", "ismcts:sims=50:belief=exact"]) == 0
     assert "+10" in capsys.readouterr().out  # ismcts tells, the told opponent defuses
+
+
+def test_value_function_evaluator_and_setting():
+    import random
+    import types
+
+    from ggp.core.model import WorldModel
+    from ggp.search.evaluators import ValueFunctionEvaluator
+    from ggp.search.mcts import MCTS
+
+    ttt = make_game("tic_tac_toe")
+    calls = []
+
+    def value_function(state, player):
+        calls.append(player)
+        return 0.0
+
+    ns = types.SimpleNamespace(**{k: getattr(ttt.namespace, k) for k in dir(ttt.namespace)
+                                  if not k.startswith("__")}, value_function=value_function)
+    valued = WorldModel(ns, name="ttt_valued", trusted=True)
+    MCTS(valued, ValueFunctionEvaluator(valued), simulations=10,
+         rng=random.Random(0)).search(valued.initial_state())
+    assert len(calls) == 20  # both players, once per new non-terminal leaf
+    assert make_agent("mcts:sims=10:value=true", valued)
+    with pytest.raises(GGPError, match="value_function"):
+        make_agent("mcts:value=true", ttt)
+
+
+def test_planners_work_on_untrusted_models():
+    """Untrusted models go through the guarded wrapper (copies, typed errors, JSON keys)."""
+    import random
+    from pathlib import Path
+
+    import ggp.games.monty_hall as monty
+    from ggp.belief.sampler import make_sampler
+    from ggp.core.model import load_model_file
+    from ggp.search.ismcts import ISMCTS, action_values
+
+    model = load_model_file(Path(monty.__file__), trusted=False)
+    assert not model.trusted
+    state = model.initial_state()
+    for action in ("car(0)", "pick(1)"):
+        if action.startswith("pick"):
+            first = (model.observation(state, 0), action)
+        state = model.apply(state, action)
+    state = model.apply(state, "open(2)")
+    history = [first, (model.observation(state, 0), None)]
+    for observer in ("single", "multiple"):
+        for belief in ("exact", "generic"):
+            search = ISMCTS(model, make_sampler(model, belief), observer=observer,
+                            simulations=300, rng=random.Random(0))
+            values = action_values(search.search(history, 0))
+            assert values["switch"][0] > values["stay"][0]
