@@ -1,9 +1,12 @@
 """Leaf evaluators: estimates of the returns still to come from a state.
 
-An :class:`Evaluator` maps a (complete) state to a vector with one entry per player: the
-expected sum of the rewards each player will still receive from that state on (rewards
-already received on the way to it are not included). Searchers back these vectors up, so
-n-player and general-sum games need nothing special.
+An :class:`Evaluator` maps a (complete) state to a vector with one entry per player. By
+default that is the expected sum of the rewards each player will still receive from that
+state on (``returns_to_come = True``). An evaluator that estimates the *whole game's*
+return instead (the protocol's ``value_function``) sets ``returns_to_come = False``, and
+the searchers subtract the rewards received between the search root and the leaf (the
+rewards before the root shift every action's value equally and do not matter). Searchers
+back these vectors up, so n-player and general-sum games need nothing special.
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ ValueVector = list[float]
 
 
 class Evaluator(ABC):
-    """Estimates the returns to come from a non-terminal state."""
+    """Estimates the returns to come from a non-terminal state (see the module doc)."""
+
+    returns_to_come = True
 
     @abstractmethod
     def evaluate(self, state: State, rng: random.Random) -> ValueVector:
@@ -76,7 +81,10 @@ class RandomRolloutEvaluator(Evaluator):
 
 
 class ValueFunctionEvaluator(Evaluator):
-    """The model's own ``value_function(state, player)`` for every player."""
+    """The model's own ``value_function(state, player)`` for every player (an estimate of
+    the player's return over the whole game, as the protocol defines it)."""
+
+    returns_to_come = False
 
     def __init__(self, model: WorldModel) -> None:
         if not model.has("value_function"):

@@ -218,6 +218,8 @@ class ISMCTS:
             if expanded:
                 if ops.current_player(state) != TERMINAL:
                     leaf = self.evaluator.evaluate(state, rng)
+                    if not self.evaluator.returns_to_come:  # whole-game estimate
+                        leaf = [leaf[i] - acc[i] for i in range(n)]
                 break
             tracker.moved(mover, node, action, state)
         for stats, mover, before in path:

@@ -117,7 +117,7 @@ class MCTS:
                 if child is None:
                     child = node.children[action] = self._new_node(node.state, action)
                     path.append(child)
-                    value = self._evaluate(child)
+                    value = self._evaluate(child, path)
                     break
                 node = child
                 path.append(node)
@@ -129,7 +129,7 @@ class MCTS:
                 action = node.untried.pop()
                 child = node.children[action] = self._new_node(node.state, action)
                 path.append(child)
-                value = self._evaluate(child)
+                value = self._evaluate(child, path)
                 break
             node = self._select(node)
             path.append(node)
@@ -152,10 +152,16 @@ class MCTS:
         return Node(nxt, ops.current_player(nxt), list(reward) if any(reward) else None,
                     ops.num_players)
 
-    def _evaluate(self, node: Node) -> list[float]:
+    def _evaluate(self, node: Node, path: list[Node]) -> list[float]:
+        n = self.ops.num_players
         if node.player == TERMINAL:
-            return [0.0] * self.ops.num_players
-        return self.evaluator.evaluate(node.state, self.rng)
+            return [0.0] * n
+        value = self.evaluator.evaluate(node.state, self.rng)
+        if not self.evaluator.returns_to_come:  # a whole-game estimate: drop path rewards
+            for step in path[1:]:
+                if step.reward is not None:
+                    value = [value[i] - step.reward[i] for i in range(n)]
+        return value
 
     def _select(self, node: Node) -> Node:
         player, sqrt = node.player, math.sqrt
