@@ -60,7 +60,7 @@ class RandomRolloutEvaluator(Evaluator):
         """The return of one random playout from ``state``."""
         ops = self.ops
         current_player, legal_actions, apply = ops.current_player, ops.legal_actions, ops.apply
-        rewards, choice = ops.rewards, rng.choice
+        rewards, random = ops.rewards, rng.random
         n = ops.num_players
         ret = [0.0] * n
         for _ in range(self.max_steps):
@@ -70,7 +70,8 @@ class RandomRolloutEvaluator(Evaluator):
             if player == CHANCE:
                 action = ops.sample_chance(state, rng)
             else:
-                action = choice(legal_actions(state))
+                legal = legal_actions(state)
+                action = legal[int(random() * len(legal))]  # faster than rng.choice
             state = apply(state, action)
             r = rewards(state)
             if any(r):

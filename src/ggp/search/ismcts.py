@@ -208,8 +208,8 @@ class ISMCTS:
                 expanded = False
             else:
                 node = tracker.node_for(mover, state)
-                action, expanded = self._choose(node, ops.legal_actions(state))
-                path.append((node.stats[action], mover, acc[mover]))
+                action, stats, expanded = self._choose(node, ops.legal_actions(state))
+                path.append((stats, mover, acc[mover]))
             state = ops.apply(state, action)
             rewards = ops.rewards(state)
             if any(rewards):
@@ -223,33 +223,35 @@ class ISMCTS:
                 break
             tracker.moved(mover, node, action, state)
         for stats, mover, before in path:
-            stats[VISITS] += 1
-            stats[TOTAL] += acc[mover] - before + (leaf[mover] if leaf else 0.0)
+            stats[0] += 1
+            stats[1] += acc[mover] - before + (leaf[mover] if leaf else 0.0)
 
-    def _choose(self, node: InfoNode, legal: list[Action]) -> tuple[Action, bool]:
+    def _choose(self, node: InfoNode, legal: list[Action]) -> tuple[Action, list, bool]:
         """UCB over the legal actions with availability counts; an untried legal action
-        is expanded first (returns ``(action, True)``)."""
-        stats, c, log, sqrt = node.stats, self.c, math.log, math.sqrt
+        is expanded first. Returns ``(action, its statistics, expanded?)``."""
+        get, c, log, sqrt = node.stats.get, self.c, math.log, math.sqrt
         untried = None
-        best, best_score = None, -math.inf
+        best, best_stats, best_score = None, None, -math.inf
         for a in legal:
-            s = stats.get(a)
+            s = get(a)
             if s is None:
                 if untried is None:
                     untried = [a]
                 else:
                     untried.append(a)
                 continue
-            s[AVAIL] += 1
+            avail = s[2] + 1  # [visits, total, availability]: literal indices, hot loop
+            s[2] = avail
             if untried is None:
-                score = s[TOTAL] / s[VISITS] + c * sqrt(log(s[AVAIL]) / s[VISITS])
+                visits = s[0]
+                score = s[1] / visits + c * sqrt(log(avail) / visits)
                 if score > best_score or (score == best_score and self.rng.random() < 0.5):
-                    best, best_score = a, score
+                    best, best_stats, best_score = a, s, score
         if untried is not None:
             action = untried[0] if len(untried) == 1 else self.rng.choice(untried)
-            stats[action] = [0, 0.0, 1]
-            return action, True
-        return best, False
+            s = node.stats[action] = [0, 0.0, 1]
+            return action, s, True
+        return best, best_stats, False
 
 
 def most_visited(root: InfoNode) -> Action:
