@@ -126,6 +126,9 @@ def _ask(
     times: list[float],
 ) -> tuple[Action | None, Forfeit | None]:
     history.append((model.observation(state, player), None))
+    observe = getattr(agent, "observe_true_state", None)
+    if observe is not None:  # only cheating baselines (e.g. "clairvoyant") define this hook
+        observe(state)
     started = time.perf_counter()
     try:
         action = agent.act(list(history))
