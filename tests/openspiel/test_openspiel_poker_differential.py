@@ -46,3 +46,39 @@ def test_blinds_variant_differs_from_openspiel():
     with pytest.raises(Divergence):
         compare_with_openspiel(load_model("leduc_poker(blinds=true)"), "leduc_poker",
                                games=20, seed=0, action_map=leduc_action)
+
+
+@pytest.mark.parametrize("spec, native_name, action_map", [
+    ("kuhn_poker", "kuhn_poker", kuhn_action),
+    ("leduc_poker", "leduc_poker", leduc_action),
+])
+def test_information_sets_match_openspiel(spec, native_name, action_map):
+    """Over the whole game tree, two histories look the same to the acting player in our
+    game (same obs-action history) exactly when they do in OpenSpiel: our observations
+    neither leak hidden cards nor forget anything."""
+    import pyspiel
+
+    from ggp.openspiel.differential import openspiel_action_strings
+    from ggp.openspiel.game import register_world_model
+
+    ours = register_world_model(load_model(spec), f"ggp_partition_{native_name}")
+    native = pyspiel.load_game(native_name)
+    pairs = set()
+
+    def walk(mine, theirs):
+        if mine.is_terminal():
+            return
+        if not mine.is_chance_node():
+            player = mine.current_player()
+            pairs.add((mine.information_state_string(player),
+                       theirs.information_state_string(player)))
+        ids = openspiel_action_strings(theirs)
+        for action in mine.legal_actions():
+            name = mine.action_to_string(action)
+            walk(mine.child(action), theirs.child(ids[action_map(None, name)]))
+
+    walk(ours.new_initial_state(), native.new_initial_state())
+    ours_sets = {a for a, _ in pairs}
+    native_sets = {b for _, b in pairs}
+    assert len(pairs) == len(ours_sets) == len(native_sets)
+    assert len(native_sets) == {"kuhn_poker": 12, "leduc_poker": 936}[native_name]
