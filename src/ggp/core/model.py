@@ -81,7 +81,7 @@ class WorldModel:
         self.num_players = (
             self._metadata.num_players
             if self._metadata is not None
-            else len(self.rewards(self.initial_state()))
+            else len(self.observations(self.initial_state()))
         )
 
     # ----------------------------------------------------------------- properties
