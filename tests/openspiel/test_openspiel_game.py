@@ -132,3 +132,27 @@ def test_explicit_action_lists_and_errors():
                              chance_actions=["Deal J"], max_game_length=5)
     with pytest.raises(GGPError, match="more than 10 states"):
         register_world_model(load_model("leduc_poker"), "ggp_test_big", max_nodes=10)
+
+
+@pytest.mark.parametrize("spec", ["kuhn_poker", "leduc_poker(blinds=true)"])
+def test_round_trip_through_openspiel(spec):
+    """A registered world model, wrapped back as a world model, plays exactly like the
+    original: same players, legal sets, chance probabilities and returns."""
+    from ggp.openspiel.differential import compare_with_openspiel
+    from ggp.openspiel.model import openspiel_model
+
+    short_name = "ggp_round_trip_" + spec.split("(")[0]
+    register_world_model(load_model(spec), short_name)
+    report = compare_with_openspiel(load_model(spec), short_name, games=200, seed=9,
+                                    information_states=True)
+    assert report.games == 200
+    wrapped = openspiel_model(short_name)
+    assert wrapped.metadata.perfect_information is False
+    assert compare_with_openspiel(wrapped, short_name, games=50, seed=1).games == 50
+
+
+def test_python_games_of_openspiel_load():
+    from ggp.openspiel.model import openspiel_model
+
+    model = openspiel_model("python_kuhn_poker")
+    assert model.legal_actions(model.initial_state()) == ["Deal:0", "Deal:1", "Deal:2"]

@@ -40,6 +40,8 @@ class OpenSpielGame:
         import pyspiel
 
         name = game_string.split("(", 1)[0].strip()
+        if name.startswith("python_"):
+            import open_spiel.python.games  # noqa: F401 - registers the python_* games
         known = pyspiel.registered_names()
         if name not in known:
             close = difflib.get_close_matches(name, known, n=3)
