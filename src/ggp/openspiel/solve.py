@@ -6,8 +6,9 @@ returns the average policy as a :class:`CFRPolicy`: call it with a player's obs-
 history (what an agent sees) to get ``{action: probability}``.
 
 Meant for small games (Kuhn, Leduc, small Goofspiel...): every iteration walks the whole
-game tree. Measured here: Kuhn 100 iterations in about 0.1 s; Leduc about 0.4 s per
-iteration (exploitability 0.61 after 10 iterations, 0.0134 after 100 for the native game).
+game tree. Measured on the 2-core development machine (``bench/openspiel_cfr_values.py``):
+Kuhn 100 iterations in 0.1 s (exploitability 1.2e-3); Leduc 0.2-0.25 s per iteration
+(exploitability 1.3e-2 after 100 iterations, the same as OpenSpiel's native Leduc).
 """
 
 from __future__ import annotations
