@@ -83,3 +83,10 @@ def test_save_and_load(tmp_path, kuhn, solved):
     (tmp_path / "bad.json").write_text("[1, 2]")
     with pytest.raises(GGPError, match="Cannot read"):
         type(solved).load(tmp_path / "bad.json")
+
+
+def test_pickles_without_its_game(solved):
+    import pickle
+
+    copy = pickle.loads(pickle.dumps(solved))
+    assert copy.table == solved.table and copy.game is None

@@ -66,6 +66,11 @@ class CFRPolicy:
                            "or use ggp.openspiel.game.register_world_model to evaluate it.")
         return pyspiel.exploitability(self.game, self._pyspiel_policy)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # Pickling (e.g. to send the policy to an arena worker) keeps the table only:
+        # registered pyspiel games cannot be pickled.
+        return {"table": self.table, "game": None, "_pyspiel_policy": None}
+
     def save(self, path: str | Path) -> None:
         """Write the policy table as JSON (solving Leduc well takes minutes; loading
         takes milliseconds)."""
