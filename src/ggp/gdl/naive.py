@@ -2,8 +2,9 @@
 independent oracle for the compiled reasoner in the tests.
 
 Same semantics as :class:`ggp.gdl.compiled.CompiledReasoner` (stratified bottom-up
-evaluation of the normalized rules), but every query starts from scratch, rules are
-interpreted with substitution dictionaries, and each literal scans its whole relation.
+evaluation of the normalized rules), but every query starts from scratch (only the
+state-independent relations are computed once), rules are interpreted with substitution
+dictionaries, and each literal scans its whole relation.
 """
 
 from __future__ import annotations
@@ -29,13 +30,21 @@ class NaiveReasoner:
             pos = [lit for lit in rule.body if atom_of(lit) and atom_of(lit)[1]]
             rest = [lit for lit in rule.body if lit not in pos]
             self._by_head[key_of(rule.head)].append((rule.head, pos + rest))
+        # relations that depend on neither true nor does are computed once
+        inputs = {"true/1", "does/2"}
+        static = {k for k in self._graph if not reachable(self._graph, {k}) & inputs}
+        self._static: dict = {}
+        self._static_keys: set = set()
+        self._static = dict(self._evaluate({}, static))
+        self._static_keys = static
 
     def _evaluate(self, inputs: dict, targets: set) -> dict:
         facts: dict = defaultdict(set)
+        facts.update(self._static)
         facts.update(inputs)
         needed = reachable(self._graph, targets)
         for comp in self._strata:
-            if not set(comp) & needed or set(comp) & set(inputs):
+            if not set(comp) & needed or set(comp) & set(inputs) or set(comp) <= self._static_keys:
                 continue
             changed = True
             while changed:
