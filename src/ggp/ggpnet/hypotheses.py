@@ -1,0 +1,137 @@
+"""What a GDL-II player believes: complete states consistent with its moves and percepts.
+
+A player learns, after every step, the move the game master executed for it and its
+percepts (seed 003 §17.5). A *hypothesis* is a complete state reachable from the initial
+state by joint moves in which the player made exactly those moves and the ``sees`` rules
+gave it exactly those percepts, together with what every other role made and saw on the
+way (so the world-model adapter can continue from it).
+
+:class:`HypothesisTracker` keeps a small set of hypotheses and advances them one step at a
+time, trying the other roles' (and nature's) moves in random order. When every
+hypothesis dies it rebuilds the set from the initial state by randomized depth-first
+search with backtracking over the whole record (seed 003 §17.7). Other roles are assumed
+to choose uniformly at random, as GDL-II's ``random`` role does; the set is a sample of the
+information set, not the exact belief (docs/ggp_protocol.md).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from dataclasses import dataclass
+
+from ggp.core.errors import BeliefError
+from ggp.ggpnet.game import Fluents, MatchGame
+
+Record = tuple[tuple[str, tuple[str, ...]], ...]  # ((move, sorted percepts), ...) per step
+_JOINT_TRIES = 256  # joint moves tried per hypothesis and step before giving up on it
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """A complete state and every role's record of (move, percepts) leading to it."""
+
+    state: Fluents
+    records: dict[str, Record]
+
+
+class HypothesisTracker:
+    """Hypotheses of ``role`` about the true state (see the module docstring)."""
+
+    def __init__(self, game: MatchGame, role: str, size: int = 16,
+                 rng: random.Random | None = None) -> None:
+        self.game = game
+        self.role = role
+        self.size = size
+        self.rng = rng or random.Random()
+        self.record: list[tuple[str, tuple[str, ...]]] = []  # this role's own steps
+        self.hypotheses = [Hypothesis(game.initial(), {r: () for r in game.roles})]
+
+    def observe(self, move: str, percepts: list[str] | tuple[str, ...],
+                deadline: float | None = None) -> None:
+        """Add one step: the move executed for this role and what it perceived.
+
+        The step is always recorded; if no consistent hypothesis is found before
+        ``deadline`` (``time.monotonic()``) the set is left empty and the next call to
+        :meth:`ensure` rebuilds it from the record.
+        """
+        seen = tuple(sorted(percepts))
+        self.record.append((move, seen))
+        survivors: list[Hypothesis] = []
+        per = max(1, self.size // max(1, len(self.hypotheses)))
+        for hyp in self.rng.sample(self.hypotheses, len(self.hypotheses)):
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            survivors.extend(self._successors(hyp, move, seen, per, deadline))
+            if len(survivors) >= self.size:
+                break
+        self.hypotheses = survivors[: self.size]
+
+    def ensure(self, deadline: float | None = None) -> list[Hypothesis]:
+        """The current hypotheses, rebuilt from the record if none survived.
+
+        Raises :class:`BeliefError` if none can be found before ``deadline``."""
+        if not self.hypotheses:
+            self.hypotheses = self._rebuild(deadline)
+        if not self.hypotheses:
+            raise BeliefError(f"no state is consistent with what {self.role} has seen "
+                              f"in {len(self.record)} steps")
+        return self.hypotheses
+
+    # ------------------------------------------------------------------ internals
+    def _successors(self, hyp: Hypothesis, move: str, seen: tuple[str, ...], limit: int,
+                    deadline: float | None) -> list[Hypothesis]:
+        """Up to ``limit`` distinct consistent successors of ``hyp`` for one step."""
+        legal = self.game.legal(hyp.state)
+        if move not in legal[self.role]:
+            return []
+        out, states = [], set()
+        for joint in self._joint_moves(legal, move):
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            nxt, percepts = self.game.step(hyp.state, joint)
+            if tuple(percepts[self.role]) != seen or nxt in states:
+                continue
+            states.add(nxt)
+            records = {r: hyp.records[r] + ((joint[r], tuple(percepts[r])),)
+                       for r in self.game.roles}
+            out.append(Hypothesis(nxt, records))
+            if len(out) >= limit:
+                break
+        return out
+
+    def _joint_moves(self, legal: dict[str, list[str]], move: str):
+        """Joint moves with this role's move fixed, in random order (all of them when
+        there are few, else ``_JOINT_TRIES`` random draws)."""
+        others = [r for r in self.game.roles if r != self.role]
+        choices = [legal[r] for r in others]
+        total = 1
+        for c in choices:
+            total *= len(c)
+        if total <= _JOINT_TRIES:
+            combos = list(itertools.product(*choices))
+            self.rng.shuffle(combos)
+        else:
+            combos = (tuple(self.rng.choice(c) for c in choices) for _ in range(_JOINT_TRIES))
+        for combo in combos:
+            joint = dict(zip(others, combo))
+            joint[self.role] = move
+            yield joint
+
+    def _rebuild(self, deadline: float | None) -> list[Hypothesis]:
+        """Randomized depth-first search from the initial state over the whole record."""
+        found: list[Hypothesis] = []
+        start = Hypothesis(self.game.initial(), {r: () for r in self.game.roles})
+        stack = [(start, 0)]
+        while stack and len(found) < self.size:
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            hyp, depth = stack.pop()
+            if depth == len(self.record):
+                found.append(hyp)
+                continue
+            move, seen = self.record[depth]
+            children = self._successors(hyp, move, seen, self.size, deadline)
+            stack.extend((child, depth + 1) for child in reversed(children))
+        return found
