@@ -8,6 +8,9 @@ world-model adapter (:mod:`ggp.gdl.adapter`) uses for actions.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from ggp.core.errors import ModelLoadError
 from ggp.gdl.adapter import NATURE, parse_description
 from ggp.gdl.compiled import CompiledReasoner
 from ggp.gdl.errors import GDLError
@@ -72,3 +75,17 @@ def canonical_move(text: str) -> str | None:
     except GDLError:
         return None
     return to_kif(term) if is_ground(term) else None
+
+
+def load_match_game(path: str | Path, gdl_ii: bool | None = None) -> MatchGame:
+    """A game from a ``.kif``/``.gdl`` file. Without ``gdl_ii``, a game is GDL-II when it
+    uses ``sees``/``percept``, or declares a ``random`` role and is not a ``.kif`` file
+    (the rule of :func:`ggp.gdl.adapter.load_gdl_model`)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ModelLoadError(f"No such GDL file: {path}.")
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if gdl_ii is None:
+        desc = parse_description(text, str(path), "kif")
+        gdl_ii = is_gdl_ii(desc) or (detect_gdl_ii(desc) and path.suffix.lower() != ".kif")
+    return MatchGame(text, gdl_ii=gdl_ii, name=path.stem)

@@ -108,6 +108,7 @@ class GGPPlayer:
         self.rng = random.Random(seed)
         self._lock = threading.Lock()
         self._match: _Match | None = None
+        self.matches_ended = 0  # STOPs and ABORTs of accepted matches
 
     # ------------------------------------------------------------------ entry point
     def handle(self, text: str, received: float | None = None) -> tuple[int, str]:
@@ -198,6 +199,7 @@ class GGPPlayer:
                 return 200, "busy"
             match.halt()
             self._match = None
+            self.matches_ended += 1
         return 200, reply
 
     def _on_play(self, play: Play, received: float) -> tuple[int, str]:
