@@ -33,7 +33,8 @@ CONNECT_TIMEOUT = 5.0  # seconds, as ggp-base's server
 MessageHandler = Callable[[str, float], tuple[int, str]]
 
 _REASONS = {200: "OK", 400: "Bad Request", 409: "Conflict", 413: "Payload Too Large",
-            500: "Internal Server Error"}
+            414: "URI Too Long", 431: "Request Header Fields Too Large",
+            500: "Internal Server Error", 501: "Not Implemented"}
 
 
 def http_reply(status: int, body: str) -> bytes:
@@ -88,6 +89,11 @@ class _Handler(BaseHTTPRequestHandler):
             log.exception("message handler failed")
             status, body = 500, f"error: {type(exc).__name__}"
         self._send(status, body)
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """HTTP-level errors (bad request line, huge headers) in the same reply format."""
+        self.close_connection = True
+        self._send(code, f"error: {message or 'bad request'}")
 
     def _send(self, status: int, body: str) -> None:
         try:
