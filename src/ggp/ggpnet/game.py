@@ -34,11 +34,13 @@ class MatchGame:
 
     def __init__(self, rules: str, *, gdl_ii: bool | None = None, name: str = "game",
                  reasoner: CompiledReasoner | None = None) -> None:
-        desc = parse_description(rules, name, "kif")
-        self.gdl_ii = detect_gdl_ii(desc) if gdl_ii is None else gdl_ii
+        if reasoner is None or gdl_ii is None:
+            desc = parse_description(rules, name, "kif")
+            gdl_ii = detect_gdl_ii(desc) if gdl_ii is None else gdl_ii
         if reasoner is None:
-            check(desc, self.gdl_ii)
+            check(desc, gdl_ii)
             reasoner = CompiledReasoner(desc.rules)
+        self.gdl_ii = gdl_ii
         self.name = name
         self.rules = rules
         self.reasoner = reasoner

@@ -8,8 +8,9 @@ way (so the world-model adapter can continue from it).
 
 :class:`HypothesisTracker` keeps a small set of hypotheses and advances them one step at a
 time, trying the other roles' (and nature's) moves in random order. When every
-hypothesis dies it rebuilds the set from the initial state by randomized depth-first
-search with backtracking over the whole record (seed 003 §17.7). Other roles are assumed
+hypothesis dies it searches again, depth first with backtracking, from the last step at
+which it had consistent hypotheses (seed 003 §17.7); until that succeeds it carries on
+with approximate ones (see :class:`HypothesisTracker`). Other roles are assumed
 to choose uniformly at random, as GDL-II's ``random`` role does; the set is a sample of the
 information set, not the exact belief (docs/ggp_protocol.md).
 """
@@ -37,7 +38,15 @@ class Hypothesis:
 
 
 class HypothesisTracker:
-    """Hypotheses of ``role`` about the true state (see the module docstring)."""
+    """Hypotheses of ``role`` about the true state (see the module docstring).
+
+    ``exact`` tells whether every hypothesis is consistent with the whole record. When
+    all of them die on a step and no consistent one is found in time, the tracker keeps
+    going with *relaxed* successors (this role's move applied, the step's percepts not
+    matched) so the player still has a close guess at its legal moves; :meth:`ensure`
+    tries to restore consistency by backtracking from the last step at which it had
+    consistent hypotheses.
+    """
 
     def __init__(self, game: MatchGame, role: str, size: int = 16,
                  rng: random.Random | None = None) -> None:
@@ -47,51 +56,65 @@ class HypothesisTracker:
         self.rng = rng or random.Random()
         self.record: list[tuple[str, tuple[str, ...]]] = []  # this role's own steps
         self.hypotheses = [Hypothesis(game.initial(), {r: () for r in game.roles})]
+        self.exact = True
+        self.levels: list[list[Hypothesis]] = [self.hypotheses]  # consistent sets per step
 
     def observe(self, move: str, percepts: list[str] | tuple[str, ...],
                 deadline: float | None = None) -> None:
-        """Add one step: the move executed for this role and what it perceived.
-
-        The step is always recorded; if no consistent hypothesis is found before
-        ``deadline`` (``time.monotonic()``) the set is left empty and the next call to
-        :meth:`ensure` rebuilds it from the record.
-        """
+        """Add one step: the move executed for this role and what it perceived."""
         seen = tuple(sorted(percepts))
         self.record.append((move, seen))
-        survivors: list[Hypothesis] = []
-        per = max(1, self.size // max(1, len(self.hypotheses)))
-        for hyp in self.rng.sample(self.hypotheses, len(self.hypotheses)):
-            if deadline is not None and time.monotonic() > deadline:
-                break
-            survivors.extend(self._successors(hyp, move, seen, per, deadline))
-            if len(survivors) >= self.size:
-                break
-        self.hypotheses = survivors[: self.size]
+        survivors = self._advance(move, seen, deadline)
+        if survivors:
+            self.hypotheses = survivors
+        else:
+            self.exact = False
+            self.hypotheses = self._advance(move, None, None)
+        self.levels.append(self.hypotheses if self.exact else [])
 
     def ensure(self, deadline: float | None = None) -> list[Hypothesis]:
-        """The current hypotheses, rebuilt from the record if none survived.
-
-        Raises :class:`BeliefError` if none can be found before ``deadline``."""
-        if not self.hypotheses:
-            self.hypotheses = self._rebuild(deadline)
+        """The current hypotheses, made consistent again by backtracking if they are not
+        and that succeeds before ``deadline``. Raises :class:`BeliefError` if there are
+        none at all."""
+        if not self.exact:
+            found = self._backtrack(deadline)
+            if found:
+                self.hypotheses, self.exact = found, True
+                self.levels[-1] = found
         if not self.hypotheses:
             raise BeliefError(f"no state is consistent with what {self.role} has seen "
                               f"in {len(self.record)} steps")
         return self.hypotheses
 
     # ------------------------------------------------------------------ internals
-    def _successors(self, hyp: Hypothesis, move: str, seen: tuple[str, ...], limit: int,
-                    deadline: float | None) -> list[Hypothesis]:
+    def _advance(self, move: str, seen: tuple[str, ...] | None,
+                 deadline: float | None) -> list[Hypothesis]:
+        """Up to ``size`` successors of the current hypotheses for the last step
+        (percepts not checked when ``seen`` is None)."""
+        out: list[Hypothesis] = []
+        per = max(1, self.size // max(1, len(self.hypotheses)))
+        for hyp in self.rng.sample(self.hypotheses, len(self.hypotheses)):
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            out.extend(self._successors(hyp, move, seen, per, deadline))
+            if len(out) >= self.size:
+                break
+        return out[: self.size]
+
+    def _successors(self, hyp: Hypothesis, move: str, seen: tuple[str, ...] | None,
+                    limit: int, deadline: float | None) -> list[Hypothesis]:
         """Up to ``limit`` distinct consistent successors of ``hyp`` for one step."""
         legal = self.game.legal(hyp.state)
         if move not in legal[self.role]:
-            return []
+            if seen is not None:
+                return []
+            move = self.rng.choice(legal[self.role])  # relaxed: any move of this role
         out, states = [], set()
         for joint in self._joint_moves(legal, move):
             if deadline is not None and time.monotonic() > deadline:
                 break
             nxt, percepts = self.game.step(hyp.state, joint)
-            if tuple(percepts[self.role]) != seen or nxt in states:
+            if (seen is not None and tuple(percepts[self.role]) != seen) or nxt in states:
                 continue
             states.add(nxt)
             records = {r: hyp.records[r] + ((joint[r], tuple(percepts[r])),)
@@ -119,11 +142,12 @@ class HypothesisTracker:
             joint[self.role] = move
             yield joint
 
-    def _rebuild(self, deadline: float | None) -> list[Hypothesis]:
-        """Randomized depth-first search from the initial state over the whole record."""
+    def _backtrack(self, deadline: float | None) -> list[Hypothesis]:
+        """Randomized depth-first search over the record, from the consistent
+        hypotheses of the latest step that had any."""
+        depth0 = max(k for k, level in enumerate(self.levels) if level)
         found: list[Hypothesis] = []
-        start = Hypothesis(self.game.initial(), {r: () for r in self.game.roles})
-        stack = [(start, 0)]
+        stack = [(h, depth0) for h in self.levels[depth0]]
         while stack and len(found) < self.size:
             if deadline is not None and time.monotonic() > deadline:
                 break
@@ -132,6 +156,6 @@ class HypothesisTracker:
                 found.append(hyp)
                 continue
             move, seen = self.record[depth]
-            children = self._successors(hyp, move, seen, self.size, deadline)
-            stack.extend((child, depth + 1) for child in reversed(children))
+            children = self._successors(hyp, move, seen, _JOINT_TRIES, deadline)
+            stack.extend((child, depth + 1) for child in children)
         return found

@@ -47,6 +47,13 @@ FALLBACK_MOVE = "noop"
 _HANDOFF = 0.05  # seconds between the chooser's deadline and the reply deadline
 
 
+def _share(deadline: float, fraction: float) -> float:
+    """A deadline ``fraction`` of the way from now to ``deadline`` (belief tracking gets
+    part of the time, so the search always gets some)."""
+    now = time.monotonic()
+    return now + max(0.0, deadline - now) * fraction
+
+
 class ProtocolError(GGPError):
     """A message that is well formed but does not fit the match (answered with 409)."""
 
@@ -228,6 +235,7 @@ class GGPPlayer:
         if move is None:
             move = self.rng.choice(turn.legal) if turn.legal else FALLBACK_MOVE
             turn.stop.set()
+            log.info("match %s: no move chosen in time, answering %s", play.match_id, move)
         match.last_reply = move
         return 200, move
 
@@ -257,10 +265,14 @@ class GGPPlayer:
             if match.error is not None:
                 return
             if step > 0:
-                self._update(match, play, deadline)
+                self._update(match, play, _share(deadline, 0.5))
+            if match.tracker is not None and match.tracker.hypotheses:
+                # a first guess at the legal moves, in case tracking takes all the time
+                state = match.tracker.hypotheses[0].state
+                turn.legal = match.game.legal(state)[match.start.role]
             if turn.stop.is_set():
                 return
-            decision = self._decision(match, step, deadline)
+            decision = self._decision(match, step, _share(deadline, 0.5))
             turn.legal = decision.legal
             if len(decision.legal) == 1:
                 turn.move = decision.legal[0]

@@ -1,0 +1,139 @@
+"""Our manager against our player (and misbehaving players) over loopback HTTP."""
+
+import json
+import threading
+
+import pytest
+from conftest import gdl_file, quick_player, running
+
+from ggp.ggpnet.game import load_match_game
+from ggp.ggpnet.manager import LOCAL_RANDOM, MatchConfig, arena_row, run_match, run_series
+from ggp.ggpnet.player import GGPPlayer
+
+QUICK = dict(start_clock=5, play_clock=0.5, grace=0.5, seed=1)
+
+
+def play(game, handlers, **config):
+    """Run one match with one server per handler, seats in role order (nature skipped)."""
+    seats = [r for r in game.roles if r != game.nature]
+    with running(*handlers) as servers:
+        endpoints = dict(zip(seats, [s.url for s in servers]))
+        return run_match(game, endpoints, MatchConfig(**{**QUICK, **config}))
+
+
+def check_complete(record, game):
+    assert record["aborted"] is None
+    assert set(record["goals"]) == set(game.roles)
+    assert all(0 <= v <= 100 for v in record["goals"].values())
+    assert all(entry["reply"] == "done" for entry in record["stop"].values())
+    for step in record["steps"]:
+        assert set(step["moves"]) == set(game.roles)
+
+
+@pytest.mark.parametrize("name, form", [
+    ("ticTacToe.kif", "gdl"), ("roshambo2.kif", "gdl"), ("nim1.kif", "gdl"),
+    ("tictactoe_3player.kif", "gdl"),
+    ("montyhall.gdl", "gdl2"), ("montyhall.gdl", "gdl2-legacy"),
+    ("kriegTTT_4x4.gdl", "gdl2"), ("kriegTTT_4x4.gdl", "gdl2-legacy"),
+    ("guessSix.gdl", "gdl2"), ("blackjack.gdl", "gdl2"), ("numberguessing.gdl", "gdl2-legacy"),
+])
+def test_our_players_complete_matches_without_errors(name, form):
+    game = load_match_game(gdl_file(name))
+    players = [quick_player(i) for i in range(len(game.roles))]
+    record = play(game, [p.handle for p in players if True][: len(game.roles) - bool(game.nature)],
+                  form=form, upper=form != "gdl")
+    check_complete(record, game)
+    assert record["errors"] == []
+    assert record["form"] == form and record["gdl_ii"] == (form != "gdl")
+    if game.gdl_ii:  # each player saw only its own percepts, recorded per step
+        assert all(set(s["percepts"]) == set(game.roles) for s in record["steps"])
+
+
+@pytest.mark.parametrize("name", ["ticTacToe.kif", "montyhall.gdl"])
+def test_search_player_matches(name):
+    game = load_match_game(gdl_file(name))
+    seats = [r for r in game.roles if r != game.nature]
+    ours = GGPPlayer("ours", seed=0, margin=0.3)
+    handlers = [ours.handle] + [quick_player(i).handle for i in range(1, len(seats))]
+    record = play(game, handlers, play_clock=0.8, grace=1.0)
+    check_complete(record, game)
+    assert record["errors"] == []
+
+
+def misbehaving(kind, release):
+    """A player that answers START/STOP properly but PLAY late, illegally, or badly."""
+    def handle(text, received):
+        head = text.strip("( ").split()[0].upper()
+        if head == "START":
+            return 200, "ready"
+        if head in ("STOP", "ABORT"):
+            return 200, "done"
+        if kind == "late":
+            release.wait(5)
+            return 200, "noop"
+        if kind == "illegal":
+            return 200, "(fly away)"
+        if kind == "garbage":
+            return 200, "((("
+        return 500, "error: broken"
+    return handle
+
+
+@pytest.mark.parametrize("name", ["ticTacToe.kif", "kriegTTT_4x4.gdl"])
+@pytest.mark.parametrize("kind", ["late", "illegal", "garbage", "http", "dead"])
+def test_bad_player_moves_are_replaced_and_recorded(name, kind):
+    game = load_match_game(gdl_file(name))
+    release = threading.Event()
+    good = quick_player(7)
+    try:
+        if kind == "dead":
+            with running(good.handle) as (server,):
+                import socket
+                sock = socket.socket()
+                sock.bind(("127.0.0.1", 0))
+                dead = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+                sock.close()
+                record = run_match(game, {game.roles[0]: dead, game.roles[1]: server.url},
+                                   MatchConfig(**{**QUICK, "grace": 0.2}))
+        else:
+            record = play(game, [misbehaving(kind, release), good.handle], grace=0.2)
+    finally:
+        release.set()
+    check_complete(record, game) if kind != "dead" else None
+    assert record["goals"] is not None and record["aborted"] is None
+    bad = game.roles[0]
+    errors = [e for e in record["errors"] if e["turn"] >= 0]
+    assert errors and all(e["role"] == bad for e in errors)
+    expected = {"late": "no reply", "dead": "no reply", "http": "no reply",
+                "illegal": "illegal", "garbage": "unparseable"}[kind]
+    assert {e["kind"] for e in errors} == {expected}
+    for e in errors:  # the substitute is what was played
+        step = record["steps"][e["turn"]]
+        assert step["moves"][bad] == e["substitute"]
+    if game.gdl_ii:  # Dresden: the first legal move; the player learns it via lastmove
+        first = game.legal(game.initial())[bad][0]
+        assert record["steps"][0]["moves"][bad] == first
+
+
+def test_series_rotates_roles_and_writes_arena_rows(tmp_path):
+    game = load_match_game(gdl_file("nim1.kif"))
+    a, b = quick_player(1), quick_player(2)
+    with running(a.handle, b.handle) as (sa, sb):
+        rows = run_series(game, [sa.url, LOCAL_RANDOM], 2, MatchConfig(**QUICK), tmp_path,
+                          labels={sa.url: "ours"})
+    assert [r["seats"] for r in rows] == [["ours", "random"], ["random", "ours"]]
+    lines = (tmp_path / "results.jsonl").read_text().splitlines()
+    assert [json.loads(line) for line in lines] == rows
+    for row in rows:
+        record = json.loads((tmp_path / f"{row['key']}.json").read_text())
+        assert row == arena_row(record, {sa.url: "ours"})
+        assert sorted(row["returns"]) == [0.0, 100.0]  # nim: one winner
+        assert row["forfeit"] is None and len(row["moves"]) == 2
+
+
+def test_step_limit_aborts_and_tells_the_players():
+    game = load_match_game(gdl_file("nim1.kif"))
+    players = [quick_player(1), quick_player(2)]
+    record = play(game, [p.handle for p in players], max_steps=2)
+    assert record["aborted"] and record["goals"] is None and len(record["steps"]) == 2
+    assert all(p.matches_ended == 1 for p in players)  # each answered ABORT
