@@ -17,7 +17,7 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="Address to bind; loopback by default."),
     name: str = typer.Option("ggp-python", help="Player name reported to INFO."),
     chooser: str = typer.Option("search", help="Move chooser: search (MCTS/ISMCTS) or random."),
-    margin: float = typer.Option(0.4, help="Seconds kept in reserve before each clock ends."),
+    margin: float = typer.Option(0.3, help="Seconds kept in reserve before each clock ends."),
     seed: int = typer.Option(None, help="Random seed."),
     max_seconds: float = typer.Option(3600.0, help="Exit after this many seconds."),
     matches: int = typer.Option(0, help="Exit after this many matches ended (0: no limit)."),

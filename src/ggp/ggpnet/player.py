@@ -11,7 +11,8 @@ Contract (docs/ggp_protocol.md):
 * ``START`` -> ``ready`` within the start clock (minus the safety margin) while the rules
   are parsed, validated and compiled in the background; ``busy`` if another match is
   running; a 400 error for rules that do not parse or a role that is not in them.
-* ``PLAY`` -> a legal move within the play clock minus the margin. Bookkeeping (the GDL
+* ``PLAY`` -> a legal move within the play clock minus the margin (minus, on a loaded
+  machine, the recent lateness of its own threads, which it measures). Bookkeeping (the GDL
   joint move, or the GDL-II move and percepts) is done in a worker thread, one per turn
   and in order; the worker then searches until the deadline. If it has not answered by
   then, the reply is a random legal move from the worker's own list, or ``noop`` if it
@@ -26,6 +27,7 @@ manager died): a new START replaces it.
 
 from __future__ import annotations
 
+import gc
 import logging
 import random
 import threading
@@ -44,7 +46,33 @@ from ggp.gdl.terms import to_kif
 
 log = logging.getLogger(__name__)
 FALLBACK_MOVE = "noop"
-_HANDOFF = 0.05  # seconds between the chooser's deadline and the reply deadline
+_HANDOFF = 0.1  # seconds between the chooser's deadline and the reply deadline
+
+
+class _QuietGC:
+    """Keeps full garbage collections out of a match.
+
+    A generation-2 collection stops every thread, and once the reasoner's caches and the
+    search trees are large it takes 0.3-0.5 s (measured on connectFour), longer than the
+    safety margin. During a match the objects built by preparation are frozen (never
+    scanned) and full collections are postponed; search trees have no reference cycles,
+    so reference counting frees them anyway. Everything is restored when the match ends.
+    """
+
+    def __init__(self) -> None:
+        self.saved: tuple[int, int, int] | None = None
+
+    def hold(self) -> None:
+        if self.saved is None:
+            self.saved = gc.get_threshold()
+            gc.freeze()
+            gc.set_threshold(self.saved[0], self.saved[1], 1_000_000)
+
+    def release(self) -> None:
+        if self.saved is not None:
+            gc.set_threshold(*self.saved)
+            gc.unfreeze()
+            self.saved = None
 
 
 def _share(deadline: float, fraction: float) -> float:
@@ -106,7 +134,7 @@ class GGPPlayer:
     """
 
     def __init__(self, name: str = "ggp-python", chooser: Chooser | None = None, *,
-                 margin: float = 0.4, stale_after: float = 120.0,
+                 margin: float = 0.3, stale_after: float = 120.0,
                  seed: int | None = None) -> None:
         self.name = name
         self.chooser = chooser or SearchChooser(seed)
@@ -116,6 +144,8 @@ class GGPPlayer:
         self._lock = threading.Lock()
         self._match: _Match | None = None
         self.matches_ended = 0  # STOPs and ABORTs of accepted matches
+        self._lag = 0.0  # how late recent replies were ready, beyond their deadline
+        self._gc = _QuietGC()
 
     # ------------------------------------------------------------------ entry point
     def handle(self, text: str, received: float | None = None) -> tuple[int, str]:
@@ -148,6 +178,7 @@ class GGPPlayer:
             if self._match is not None:
                 self._match.halt()
                 self._match = None
+            self._gc.release()
 
     # ------------------------------------------------------------------ messages
     def _busy(self, now: float) -> bool:
@@ -159,8 +190,9 @@ class GGPPlayer:
             current = self._match
             if current is not None and received - current.last_heard < self.stale_after:
                 return 200, "ready" if current.start == start else "busy"
-            if current is not None:
+            if current is not None:  # abandoned by its manager
                 current.halt()
+                self._gc.release()
             match = self._match = _Match(start, received)
         threading.Thread(target=self._prepare, args=(match,), daemon=True,
                          name=f"ggp-prepare-{start.match_id}").start()
@@ -191,6 +223,9 @@ class GGPPlayer:
                 match.tracker = HypothesisTracker(game, start.role, rng=self.rng)
             else:
                 match.state = game.initial()
+            with self._lock:
+                if self._match is match:
+                    self._gc.hold()
         except GGPError as exc:
             match.error = f"cannot play these rules: {exc}"
         except Exception as exc:  # noqa: BLE001 - reported to the server, not raised
@@ -207,6 +242,7 @@ class GGPPlayer:
             match.halt()
             self._match = None
             self.matches_ended += 1
+            self._gc.release()
         return 200, reply
 
     def _on_play(self, play: Play, received: float) -> tuple[int, str]:
@@ -217,7 +253,8 @@ class GGPPlayer:
             match.last_heard = received
         if play.stop:
             return self._on_end(play.match_id, "done")
-        deadline = received + match.start.play_clock - self.margin
+        clock = match.start.play_clock
+        deadline = received + max(0.1 * clock, clock - self.margin - self._lag)
         with match.lock:
             self._check_order(match, play)
             step = match.plays
@@ -237,6 +274,9 @@ class GGPPlayer:
             turn.stop.set()
             log.info("match %s: no move chosen in time, answering %s", play.match_id, move)
         match.last_reply = move
+        # On a loaded machine threads wake up late; remember by how much (decaying) and
+        # aim that much earlier next time.
+        self._lag = max(time.monotonic() - deadline, 0.8 * self._lag, 0.0)
         return 200, move
 
     @staticmethod

@@ -60,7 +60,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.connection.settimeout(self.server.read_timeout)
 
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-        received = time.monotonic()
+        received = self.server.accepted.pop(id(self.request), time.monotonic())
         limit = self.server.max_message
         length = self.headers.get("Content-Length")
         if length is not None:
@@ -76,7 +76,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer(data.decode("utf-8", errors="replace"), received)
 
     def do_GET(self) -> None:  # noqa: N802
-        received = time.monotonic()
+        received = self.server.accepted.pop(id(self.request), time.monotonic())
         self._answer(urllib.parse.unquote(self.path.lstrip("/")), received)
 
     def do_OPTIONS(self) -> None:  # noqa: N802 - browser preflight
@@ -114,7 +114,18 @@ class _Server(ThreadingHTTPServer):
         self.message_handler = handler
         self.max_message = max_message
         self.read_timeout = read_timeout
+        # when each connection was accepted: clocks count from there, not from when a
+        # (possibly CPU-starved) handler thread got round to reading the request
+        self.accepted: dict[int, float] = {}
         super().__init__(address, _Handler)
+
+    def process_request(self, request, client_address) -> None:
+        self.accepted[id(request)] = time.monotonic()
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request) -> None:
+        self.accepted.pop(id(request), None)
+        super().shutdown_request(request)
 
 
 class GGPServer:
