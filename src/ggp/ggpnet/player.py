@@ -358,7 +358,10 @@ class GGPPlayer:
                        for h in hypotheses]
         legal = options[0][1][role]
         earlier = game.roles[: game.roles.index(role)]
-        exact = not game.gdl_ii and not any(len(options[0][1][r]) > 1 for r in earlier)
+        # MCTS would let a role choosing later in the same (sequentialized) step see our
+        # choice: any simultaneous choice makes it an ISMCTS decision
+        exact = not game.gdl_ii and not any(len(options[0][1][r]) > 1
+                                            for r in game.roles if r != role)
 
         def sample_root(rng: random.Random) -> dict:
             base, legal_moves = options[0] if len(options) == 1 else rng.choice(options)
