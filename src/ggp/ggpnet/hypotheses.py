@@ -7,12 +7,14 @@ gave it exactly those percepts, together with what every other role made and saw
 way (so the world-model adapter can continue from it).
 
 :class:`HypothesisTracker` keeps a small set of hypotheses and advances them one step at a
-time, trying the other roles' (and nature's) moves in random order. When every
+time by rejection sampling: a random hypothesis and random moves of the other roles (and
+nature), kept when they reproduce the player's percepts. When every
 hypothesis dies it searches again, depth first with backtracking, from the last step at
 which it had consistent hypotheses (seed 003 §17.7); until that succeeds it carries on
 with approximate ones (see :class:`HypothesisTracker`). Other roles are assumed
-to choose uniformly at random, as GDL-II's ``random`` role does; the set is a sample of the
-information set, not the exact belief (docs/ggp_protocol.md).
+to choose uniformly at random, as GDL-II's ``random`` role does; under that model the
+rejection step weighs hypotheses as Bayes' rule does, but the set stays a small sample
+(duplicates allowed), not the exact belief (docs/ggp_protocol.md).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ggp.ggpnet.game import Fluents, MatchGame
 
 Record = tuple[tuple[str, tuple[str, ...]], ...]  # ((move, sorted percepts), ...) per step
 _JOINT_TRIES = 256  # joint moves tried per hypothesis and step before giving up on it
+_REJECTION_TRIES = 8  # random joint moves per wanted hypothesis in rejection sampling
 
 
 @dataclass(frozen=True)
@@ -89,9 +92,28 @@ class HypothesisTracker:
     # ------------------------------------------------------------------ internals
     def _advance(self, move: str, seen: tuple[str, ...] | None,
                  deadline: float | None) -> list[Hypothesis]:
-        """Up to ``size`` successors of the current hypotheses for the last step
-        (percepts not checked when ``seen`` is None)."""
+        """Up to ``size`` successors of the current hypotheses for the last step.
+
+        First by rejection sampling (a random hypothesis, one random joint move, kept if
+        it reproduces the percepts), which weights the hypotheses as Bayes' rule does
+        for uniformly random opponents: in Monty Hall, the door the host had to leave
+        closed survives twice as often as the one he chose at random. If that finds
+        nothing, by searching each hypothesis for any consistent joint move. Percepts
+        are not checked when ``seen`` is None (relaxed successors)."""
         out: list[Hypothesis] = []
+        for _ in range(self.size * _REJECTION_TRIES):
+            if len(out) >= self.size or (deadline is not None and time.monotonic() > deadline):
+                break
+            hyp = self.rng.choice(self.hypotheses)
+            legal = self.game.legal(hyp.state)
+            if move in legal[self.role]:
+                joint = {r: self.rng.choice(legal[r]) for r in self.game.roles}
+                joint[self.role] = move
+                child = self._child(hyp, joint, seen)
+                if child is not None:
+                    out.append(child)
+        if out:
+            return out
         per = max(1, self.size // max(1, len(self.hypotheses)))
         for hyp in self.rng.sample(self.hypotheses, len(self.hypotheses)):
             if deadline is not None and time.monotonic() > deadline:
@@ -100,6 +122,15 @@ class HypothesisTracker:
             if len(out) >= self.size:
                 break
         return out[: self.size]
+
+    def _child(self, hyp: Hypothesis, joint: dict[str, str],
+               seen: tuple[str, ...] | None) -> Hypothesis | None:
+        """The successor of ``hyp`` for ``joint``, or None if it contradicts ``seen``."""
+        nxt, percepts = self.game.step(hyp.state, joint)
+        if seen is not None and tuple(percepts[self.role]) != seen:
+            return None
+        records = {r: hyp.records[r] + ((joint[r], tuple(percepts[r])),) for r in self.game.roles}
+        return Hypothesis(nxt, records)
 
     def _successors(self, hyp: Hypothesis, move: str, seen: tuple[str, ...] | None,
                     limit: int, deadline: float | None) -> list[Hypothesis]:
@@ -113,13 +144,11 @@ class HypothesisTracker:
         for joint in self._joint_moves(legal, move):
             if deadline is not None and time.monotonic() > deadline:
                 break
-            nxt, percepts = self.game.step(hyp.state, joint)
-            if (seen is not None and tuple(percepts[self.role]) != seen) or nxt in states:
+            child = self._child(hyp, joint, seen)
+            if child is None or child.state in states:
                 continue
-            states.add(nxt)
-            records = {r: hyp.records[r] + ((joint[r], tuple(percepts[r])),)
-                       for r in self.game.roles}
-            out.append(Hypothesis(nxt, records))
+            states.add(child.state)
+            out.append(child)
             if len(out) >= limit:
                 break
         return out
