@@ -4,9 +4,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ggp.ggpnet.messages import (MAX_DEPTH, Abort, Info, MessageError, Play, Preview, Start,
-                                 info_reply, parse_message, play2_message, play_message,
-                                 rules_list, start_message)
+from ggp.ggpnet.messages import (
+    MAX_DEPTH,
+    Abort,
+    Info,
+    MessageError,
+    Play,
+    Preview,
+    Start,
+    info_reply,
+    parse_message,
+    play2_message,
+    play_message,
+    rules_list,
+    start_message,
+)
 
 
 def test_ggp_base_forms_with_spaces_after_parentheses():

@@ -7,13 +7,13 @@ from conftest import gdl_file, quick_player
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ggp.ggpnet.game import load_match_game
-from ggp.ggpnet.hypotheses import HypothesisTracker
-from ggp.ggpnet.messages import rules_list, start_message
 from ggp.core.protocol import TERMINAL
 from ggp.gdl.adapter import load_gdl_model
 from ggp.gdl.infosets import information_set
 from ggp.gdl.terms import to_kif
+from ggp.ggpnet.game import load_match_game
+from ggp.ggpnet.hypotheses import HypothesisTracker
+from ggp.ggpnet.messages import rules_list, start_message
 
 
 def start_text(path, match_id="m1", role=None, clocks=(2, 1)):

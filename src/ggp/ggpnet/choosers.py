@@ -23,10 +23,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Callable
 
+from ggp.belief.sampler import Belief, BeliefSampler
 from ggp.core.errors import GGPError, ModelError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, State
-from ggp.belief.sampler import Belief, BeliefSampler
 from ggp.search.evaluators import Evaluator
 from ggp.search.ismcts import ISMCTS
 from ggp.search.mcts import MCTS

@@ -35,8 +35,13 @@ from typing import Any
 
 from ggp.core.errors import GGPError
 from ggp.ggpnet.game import MatchGame, canonical_move
-from ggp.ggpnet.messages import (abort_message, play2_message, play_message,
-                                 rules_list, start_message)
+from ggp.ggpnet.messages import (
+    abort_message,
+    play2_message,
+    play_message,
+    rules_list,
+    start_message,
+)
 from ggp.ggpnet.transport import Exchange, send_message
 
 LOCAL_RANDOM = "random"  # endpoint name of a player the manager plays itself

@@ -36,13 +36,21 @@ from dataclasses import dataclass, field
 
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
+from ggp.gdl.adapter import NATURE, load_gdl_text, parse_description
+from ggp.gdl.terms import to_kif
 from ggp.ggpnet.choosers import Chooser, Decision, SearchChooser, Stopped
 from ggp.ggpnet.game import Fluents, MatchGame, detect_gdl_ii
 from ggp.ggpnet.hypotheses import HypothesisTracker
-from ggp.ggpnet.messages import (Abort, Info, MessageError, Play, Preview, Start,
-                                 info_reply, parse_message)
-from ggp.gdl.adapter import NATURE, load_gdl_text, parse_description
-from ggp.gdl.terms import to_kif
+from ggp.ggpnet.messages import (
+    Abort,
+    Info,
+    MessageError,
+    Play,
+    Preview,
+    Start,
+    info_reply,
+    parse_message,
+)
 
 log = logging.getLogger(__name__)
 FALLBACK_MOVE = "noop"

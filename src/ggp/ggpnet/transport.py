@@ -67,12 +67,12 @@ class _Handler(BaseHTTPRequestHandler):
             if not length.strip().isdigit():
                 return self._send(400, "error: bad Content-Length")
             if int(length) > limit:
-                return self._send(413, f"error: message larger than {limit} bytes")
+                return self._refuse_oversized(limit)
             data = self.rfile.read(int(length))
         else:  # HTTP/1.0 without a length: the body runs to the end of the stream
             data = self.rfile.read(limit + 1)
             if len(data) > limit:
-                return self._send(413, f"error: message larger than {limit} bytes")
+                return self._refuse_oversized(limit)
         self._answer(data.decode("utf-8", errors="replace"), received)
 
     def do_GET(self) -> None:  # noqa: N802
@@ -89,6 +89,25 @@ class _Handler(BaseHTTPRequestHandler):
             log.exception("message handler failed")
             status, body = 500, f"error: {type(exc).__name__}"
         self._send(status, body)
+
+    def _refuse_oversized(self, limit: int) -> None:
+        """Answer 413, then read (briefly, boundedly) what the client is still sending:
+        closing a socket with unread data resets the connection, and the client would
+        lose the reply."""
+        self._send(413, f"error: message larger than {limit} bytes")
+        try:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_WR)
+            self.connection.settimeout(0.2)
+            end = time.monotonic() + 2.0
+            drained = 0
+            while time.monotonic() < end and drained < 4 * limit + 65536:
+                chunk = self.connection.recv(65536)
+                if not chunk:
+                    break
+                drained += len(chunk)
+        except OSError:
+            pass
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """HTTP-level errors (bad request line, huge headers) in the same reply format."""
@@ -200,7 +219,8 @@ def send_message(endpoint: str, message: str, timeout: float, *,
         return time.monotonic() - began
 
     try:
-        sock = socket.create_connection((host, port), timeout=max(0.001, min(timeout, CONNECT_TIMEOUT)))
+        sock = socket.create_connection((host, port),
+                                        timeout=max(0.001, min(timeout, CONNECT_TIMEOUT)))
     except ConnectionRefusedError:
         return Exchange(None, elapsed(), "refused")
     except TimeoutError:
@@ -262,7 +282,8 @@ def _complete(data: bytes) -> bool:
 def _parse_reply(data: bytes, seconds: float) -> Exchange:
     parts = _split(data)
     if parts is None:
-        return Exchange(None, seconds, "bad reply: no HTTP header" if data else "connection: closed without a reply")
+        problem = "bad reply: no HTTP header" if data else "connection: closed without a reply"
+        return Exchange(None, seconds, problem)
     head, body = parts
     status_line = head.split(b"\n", 1)[0].split()
     if len(status_line) < 2 or not status_line[0].startswith(b"HTTP/"):
