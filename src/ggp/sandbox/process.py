@@ -13,6 +13,8 @@ than allowed.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import json
 import os
 import resource
@@ -130,8 +132,23 @@ def _preexec(limits: Limits):
             resource.setrlimit(which, (value, value))
         if cpu is not None:
             resource.setrlimit(resource.RLIMIT_CPU, cpu)
+        if _LIBC is not None:
+            # Die with the parent: a killed arena must not leave hung agents behind
+            # (they are in their own session, so killing its process group misses them).
+            _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
     return apply
+
+
+def _load_libc():
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    except OSError:
+        return None
+
+
+_PR_SET_PDEATHSIG = 1
+_LIBC = _load_libc() if sys.platform.startswith("linux") else None
 
 
 def _package_root() -> str:
