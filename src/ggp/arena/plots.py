@@ -28,11 +28,12 @@ def plot_games(plot_dir: Path, games: dict[str, Any], cells: list[Cell]) -> dict
         game_cells = [c for c in cells if c.game == game]
         if not game_cells:
             continue
-        name = safe_name(game)
-        written[f"{name}_wld"] = _wld_figure(plot_dir / f"{name}_wld.png", game, game_cells)
+        name = safe_name(meta["name"])
+        written[f"{name}_wld"] = _wld_figure(plot_dir / f"{name}_wld.png", meta["name"],
+                                             game_cells)
         if meta["outcome"] != "win_loss_draw":
             written[f"{name}_payoffs"] = _payoff_figure(
-                plot_dir / f"{name}_payoffs.png", game, game_cells)
+                plot_dir / f"{name}_payoffs.png", meta["name"], game_cells)
     return written
 
 
@@ -44,7 +45,7 @@ def _by_agent(cells: list[Cell]) -> dict[str, list[Cell]]:
 
 
 def _label(cell: Cell) -> str:
-    return "\n".join(textwrap.wrap(f"vs {short_spec(cell.opponent)}", 18)) + f"\nP{cell.seat}"
+    return "\n".join(textwrap.wrap(f"vs {short_spec(cell.opponent)}", 14)) + f"\nP{cell.seat}"
 
 
 def _wld_figure(path: Path, game: str, cells: list[Cell]) -> Path:

@@ -78,7 +78,7 @@ def markdown(config: dict[str, Any], games: dict[str, Any], cells: list[Cell],
     for game in config["games"]:
         game_cells = [c for c in cells if c.game == game]
         meta = games[game]
-        lines.append(f"## {game}")
+        lines.append(f"## {meta['name']}" + (f" (`{game}`)" if meta["name"] != game else ""))
         lines.append("")
         if not game_cells:
             lines += ["No finished matches yet.", ""]
