@@ -134,3 +134,21 @@ def test_sandboxed_agent_plays_like_the_in_process_agent(ttt):
             agent.close()
     assert [s["action"] for s in outside.steps] == [s["action"] for s in inside.steps]
     assert outside.agents == ["random", "random"]
+
+
+def test_true_state_reaches_clairvoyant_agents_in_and_out_of_the_sandbox():
+    from ggp.arena.agent_specs import build_agent
+
+    coin_path = str(HERE / "coin_game.py")
+    coin = load_model(coin_path)
+    peeker = str(HERE / "peeking_agent.py")
+    inside = play_match(coin, [make_agent("random", coin), build_agent(peeker, coin)], seed=2)
+    agents = [SandboxedAgent("random", coin_path, limits=LIMITS),
+              SandboxedAgent(peeker, coin_path, limits=LIMITS)]
+    try:
+        outside = play_match(coin, agents, seed=2)
+    finally:
+        for agent in agents:
+            agent.close()
+    assert inside.forfeit is None and outside.forfeit is None
+    assert [s["action"] for s in inside.steps] == [s["action"] for s in outside.steps]

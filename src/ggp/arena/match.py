@@ -171,6 +171,9 @@ def _ask(
     history.append((model.observation(state, player), None))
     started = time.perf_counter()
     try:
+        observe = getattr(agent, "observe_true_state", None)
+        if observe is not None:  # only cheating baselines (e.g. "clairvoyant") define this hook
+            observe(state)
         action = agent.act(list(history))
     except Exception as exc:  # noqa: BLE001 - any agent failure is a forfeit
         return None, Forfeit(player, *_failure_reason(exc))

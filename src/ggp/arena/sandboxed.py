@@ -21,7 +21,7 @@ from typing import Any
 from ggp.agents.base import Agent, MatchInfo
 from ggp.arena.agent_specs import build_agent, is_file_spec
 from ggp.core.model import load_model
-from ggp.core.protocol import Action, ObsActionHistory
+from ggp.core.protocol import Action, ObsActionHistory, State
 from ggp.sandbox import Limits, Worker
 
 #: Limits of agent workers unless the caller gives others.
@@ -56,16 +56,27 @@ class SandboxedAgent(Agent):
         self.start_seconds = start_seconds
         self.limits = limits
         self.worker: Worker | None = None
+        self.clairvoyant = False
+        self._state: State | None = None
 
     def start(self, info: MatchInfo) -> None:
         self.close()
         self.worker = Worker("ggp.arena.sandboxed", {"agent": self.spec, "game": self.game},
                              start_timeout=self.start_seconds, limits=self.limits)
         self.name = self.worker.call("name", timeout=self.start_seconds)
+        self.clairvoyant = self.worker.call("clairvoyant", timeout=self.start_seconds)
         self.worker.call("start", {"info": asdict(info)}, timeout=self.start_seconds)
 
     def act(self, history: ObsActionHistory) -> Action:
+        if self.clairvoyant:
+            # A cheating baseline sees the true state; only such agents are sent it.
+            self.worker.call("observe_true_state", {"state": self._state},
+                             timeout=self.move_seconds)
         return self.worker.call("act", {"history": history}, timeout=self.move_seconds)
+
+    def observe_true_state(self, state: State) -> None:
+        """Kept until :meth:`act`, which forwards it if the agent in the worker wants it."""
+        self._state = state
 
     def end(self, history: ObsActionHistory, returns: list[float]) -> None:
         if self.worker is not None and self.worker.alive:
@@ -93,6 +104,12 @@ class _Handler:
 
     def name(self) -> str:
         return self.agent.name
+
+    def clairvoyant(self) -> bool:
+        return callable(getattr(self.agent, "observe_true_state", None))
+
+    def observe_true_state(self, state: dict[str, Any]) -> None:
+        self.agent.observe_true_state(state)
 
     def start(self, info: dict[str, Any]) -> None:
         self.agent.start(MatchInfo(**info))
