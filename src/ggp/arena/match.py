@@ -169,11 +169,11 @@ def _ask(
     move_seconds: float | None,
 ) -> tuple[Action | None, Forfeit | None]:
     history.append((model.observation(state, player), None))
+    observe = getattr(agent, "observe_true_state", None)
+    if observe is not None:  # only cheating baselines (e.g. "clairvoyant") define this hook
+        observe(state)
     started = time.perf_counter()
     try:
-        observe = getattr(agent, "observe_true_state", None)
-        if observe is not None:  # only cheating baselines (e.g. "clairvoyant") define this hook
-            observe(state)
         action = agent.act(list(history))
     except Exception as exc:  # noqa: BLE001 - any agent failure is a forfeit
         return None, Forfeit(player, *_failure_reason(exc))
