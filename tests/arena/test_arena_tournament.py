@@ -55,6 +55,20 @@ def test_a_match_is_reproducible_from_its_task():
     assert trajectory["steps"] and trajectory["histories"]
 
 
+def test_matches_do_not_depend_on_what_the_process_ran_before():
+    import dataclasses
+    import random
+
+    agent = str(HERE / "global_random_agent.py")
+    config = TournamentConfig(games=["tic_tac_toe"], agents=[agent], matches=1)
+    task = dataclasses.replace(schedule(config, {"tic_tac_toe": 2})[0],
+                               sandboxed=(False, False))  # in process, for the test only
+    first, _ = run_match_task(task)
+    random.random()
+    second, _ = run_match_task(task)
+    assert first["forfeit"] is None and outcomes([first]) == outcomes([second])
+
+
 def test_pool_and_serial_runs_agree_and_finished_tournaments_are_not_rerun(tmp_path):
     config = TournamentConfig(games=["tic_tac_toe", COIN], agents=["random"],
                               opponents=["random"], matches=6, seed=3)

@@ -20,6 +20,8 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import random
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -201,6 +203,7 @@ def run_match_task(task: MatchTask) -> tuple[dict[str, Any], dict[str, Any] | No
     }
     agents: list[Agent] = []
     trajectory = None
+    seed_global_generators(task.seed)
     try:
         model = load_model(task.game)
         agents = _make_agents(task, model)
@@ -222,6 +225,18 @@ def run_match_task(task: MatchTask) -> tuple[dict[str, Any], dict[str, Any] | No
             agent.close()
     record["seconds"] = time.perf_counter() - started
     return record, trajectory
+
+
+def seed_global_generators(seed: int) -> None:
+    """Seed the module-level generators of ``random`` (and numpy, if loaded).
+
+    World models draw their own randomness from them (``resample_history`` has no rng
+    argument), so without this a match would depend on whatever the process ran before.
+    """
+    random.seed(seed)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed(seed % 2**32)
 
 
 # --------------------------------------------------------------------- the driver
