@@ -23,7 +23,7 @@ import json
 import random
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -65,8 +65,8 @@ class TournamentConfig:
     max_steps: int = 100_000
 
     def __post_init__(self) -> None:
-        for name in ("games", "agents", "opponents"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+        for name in ("games", "agents", "opponents"):  # tuples, duplicates dropped
+            object.__setattr__(self, name, tuple(dict.fromkeys(getattr(self, name))))
         if not self.games or not self.agents:
             raise TournamentError("A tournament needs at least one game and one agent.")
         if self.matches < 1:
@@ -177,8 +177,7 @@ def _make_agents(task: MatchTask, model) -> list[Agent]:
     agents: list[Agent] = []
     for spec, sandboxed in zip(task.seats, task.sandboxed):
         if sandboxed:
-            limits = AGENT_LIMITS.__class__(**{**asdict(AGENT_LIMITS),
-                                               "memory_mb": task.memory_mb})
+            limits = replace(AGENT_LIMITS, memory_mb=task.memory_mb)
             agents.append(SandboxedAgent(spec, task.game, limits=limits,
                                          move_seconds=task.move_seconds or 60.0))
             continue

@@ -72,13 +72,14 @@ def arena(
     again after an interruption plays only the missing matches.
     """
     from ggp.arena.report import write_report
-    from ggp.arena.tournament import TournamentConfig, run_tournament
+    from ggp.arena.tournament import TournamentConfig, check_config, run_tournament
 
     config = TournamentConfig(
         games=split_specs(game), agents=split_specs(agent), opponents=split_specs(opponent),
         matches=matches, seed=seed, sandbox=sandbox, move_seconds=move_seconds,
         memory_mb=memory_mb,
     )
+    check_config(config)  # bad specs fail here, before the progress display starts
     out_dir = Path(out or default_out_dir(config.to_dict()))
     console.print(f"[bold]Tournament[/] → {out_dir}")
     progress = Progress(
