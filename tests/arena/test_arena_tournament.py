@@ -157,3 +157,17 @@ def test_killed_tournament_resumes_without_rerunning_or_losing_matches(tmp_path)
     keys = [json.loads(line)["key"] for line in after.splitlines()]
     assert len(keys) == 3000 and len(set(keys)) == 3000
     assert (out / "report.md").exists()
+
+
+def test_a_crashing_in_process_agent_stops_the_pool_with_a_clear_error(tmp_path):
+    import dataclasses
+
+    from ggp.arena.backends import run_local
+    from ggp.core.errors import GGPError
+
+    config = TournamentConfig(games=["tic_tac_toe"], agents=[f"{EVIL}:mode=crash"],
+                              opponents=["random"], matches=1)
+    tasks = [dataclasses.replace(t, sandboxed=(False, False))  # unsafe on purpose
+             for t in schedule(config, {"tic_tac_toe": 2})]
+    with pytest.raises(GGPError, match="--sandbox"):
+        run_local(tasks, lambda record, trajectory: None, workers=1)

@@ -12,10 +12,16 @@ from __future__ import annotations
 import multiprocessing
 import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterable
 
 from ggp.arena.tournament import MatchTask, TournamentError, run_match_task
 
+_DIED = (
+    "A worker process died while playing a match: an in-process agent or the game crashed "
+    "the whole process. Matches finished so far are saved. Run agents you do not trust "
+    "with --sandbox, where such a crash is a forfeit."
+)
 OnDone = Callable[[dict[str, Any], "dict[str, Any] | None"], None]
 BACKENDS = ("local", "ray")
 _IN_FLIGHT_PER_WORKER = 2
@@ -60,7 +66,11 @@ def run_local(tasks: Iterable[MatchTask], on_done: OnDone, *, workers: int | Non
                 return
             finished, running = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
-                on_done(*future.result())
+                try:
+                    result = future.result()
+                except BrokenProcessPool as exc:
+                    raise TournamentError(_DIED) from exc
+                on_done(*result)
 
 
 def run_ray(tasks: Iterable[MatchTask], on_done: OnDone, *, workers: int | None,
@@ -92,7 +102,11 @@ def run_ray(tasks: Iterable[MatchTask], on_done: OnDone, *, workers: int | None,
                 return
             finished, running = ray.wait(running, num_returns=1)
             for ref in finished:
-                on_done(*ray.get(ref))
+                try:
+                    result = ray.get(ref)
+                except ray.exceptions.WorkerCrashedError as exc:
+                    raise TournamentError(_DIED) from exc
+                on_done(*result)
     finally:
         if started_here:
             ray.shutdown()
