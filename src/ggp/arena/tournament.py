@@ -79,11 +79,6 @@ class TournamentConfig:
     def from_dict(cls, data: dict[str, Any]) -> TournamentConfig:
         return cls(**data)
 
-    @property
-    def focal_agents(self) -> tuple[str, ...]:
-        """The agents whose results a report shows."""
-        return self.agents
-
 
 class TournamentError(GGPError):
     """A tournament cannot be set up or resumed as asked."""
