@@ -18,7 +18,7 @@ EVIL = str(Path(__file__).with_name("evil_agent.py"))
 
 def record(seats, returns, forfeit=None, game="g"):
     return {"key": str(id(returns)), "game": game, "seats": seats, "returns": returns,
-            "forfeit": forfeit}
+            "forfeit": forfeit, "moves": [2, 1], "move_seconds_mean": [0.5, 0.25]}
 
 
 def test_outcome():
@@ -54,6 +54,7 @@ def test_cells_count_wld_and_forfeits_from_both_sides():
     assert (b1.wins, b1.losses, b1.draws, b1.wins_by_forfeit) == (1, 2, 1, 1)
     a1 = by_key[("a", 1)]
     assert (a1.n, a1.losses, a1.opponent) == (1, 1, "b")
+    assert a0.ms_per_move == pytest.approx(500.0) and a1.ms_per_move == pytest.approx(250.0)
 
 
 def test_reports_for_wld_and_payoff_games(tmp_path):

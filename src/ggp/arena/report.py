@@ -101,8 +101,8 @@ def markdown(config: dict[str, Any], games: dict[str, Any], cells: list[Cell],
 def _wld_table(cells: list[Cell]) -> list[str]:
     lines = [
         "| agent | seat | opponent | n | Win (forfeit/n) | Loss (forfeit/n) | Draw (n) "
-        "| forfeits us / them |",
-        "|---|---|---|---:|---:|---:|---:|---:|",
+        "| forfeits us / them | ms/move |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for c in cells:
         lines.append(
@@ -110,7 +110,8 @@ def _wld_table(cells: list[Cell]) -> list[str]:
             f"| {c.rate(c.wins):.2f} ({c.wins_by_forfeit}/{c.wins}) "
             f"| {c.rate(c.losses):.2f} ({c.losses_by_forfeit}/{c.losses}) "
             f"| {c.rate(c.draws):.2f} ({c.draws}) "
-            f"| {sum(c.forfeits_us.values())} / {sum(c.forfeits_them.values())} |"
+            f"| {sum(c.forfeits_us.values())} / {sum(c.forfeits_them.values())} "
+            f"| {c.ms_per_move:.1f} |"
         )
     return lines
 
@@ -118,14 +119,14 @@ def _wld_table(cells: list[Cell]) -> list[str]:
 def _payoff_table(cells: list[Cell]) -> list[str]:
     lines = [
         "| agent | seat | opponent | n | Us (mean ± 95% CI) | Them (mean ± 95% CI) "
-        "| forfeit rate us | forfeit rate them |",
-        "|---|---|---|---:|---:|---:|---:|---:|",
+        "| forfeit rate us | forfeit rate them | ms/move |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for c in cells:
         lines.append(
             f"| {short_spec(c.agent)} | {_seat(c.seat)} | {short_spec(c.opponent)} | {c.n} "
             f"| {_ci(*c.payoff_us)} | {_ci(*c.payoff_them)} "
-            f"| {c.forfeit_rate_us:.2f} | {c.forfeit_rate_them:.2f} |"
+            f"| {c.forfeit_rate_us:.2f} | {c.forfeit_rate_them:.2f} | {c.ms_per_move:.1f} |"
         )
     return lines
 
@@ -135,7 +136,8 @@ def _write_csv(path: Path, cells: list[Cell]) -> None:
     columns = ["game", "agent", "opponent", "seat", "n", "wins", "losses", "draws",
                "win_rate", "loss_rate", "draw_rate", "wins_by_forfeit", "losses_by_forfeit",
                "payoff_us", "payoff_us_ci95", "payoff_them", "payoff_them_ci95",
-               "forfeit_rate_us", "forfeit_rate_them", "forfeits_us", "forfeits_them"]
+               "forfeit_rate_us", "forfeit_rate_them", "forfeits_us", "forfeits_them",
+               "ms_per_move"]
     with open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=columns, extrasaction="ignore")
         writer.writeheader()

@@ -13,7 +13,8 @@ in the other seats. Records are grouped by (game, agent, opponent, seat) into a
 * mean returns of the agent ("us") and of the opponents ("them", averaged over the other
   seats), each with a 95% confidence interval (normal approximation:
   ``1.96 · s / √n``; None for fewer than two matches);
-* forfeit counts by reason, for us and for them (forfeit rates: Tables 14–16).
+* forfeit counts by reason, for us and for them (forfeit rates: Tables 14–16);
+* the agent's mean time per move.
 
 Matches whose game failed (records with ``"error"``) are only counted in ``errors``.
 """
@@ -46,6 +47,8 @@ class Cell:
     losses_by_forfeit: int = 0
     forfeits_us: Counter = field(default_factory=Counter)
     forfeits_them: Counter = field(default_factory=Counter)
+    moves: int = 0
+    move_seconds: float = 0.0
 
     @property
     def n(self) -> int:
@@ -61,6 +64,11 @@ class Cell:
     @property
     def payoff_them(self) -> tuple[float, float | None]:
         return mean_ci(self.returns_them)
+
+    @property
+    def ms_per_move(self) -> float:
+        """Mean time the agent took per move, in milliseconds."""
+        return 1000.0 * self.move_seconds / self.moves if self.moves else math.nan
 
     @property
     def forfeit_rate_us(self) -> float:
@@ -81,6 +89,7 @@ class Cell:
             draw_rate=self.rate(self.draws), payoff_us=us, payoff_us_ci95=us_ci,
             payoff_them=them, payoff_them_ci95=them_ci,
             forfeit_rate_us=self.forfeit_rate_us, forfeit_rate_them=self.forfeit_rate_them,
+            ms_per_move=self.ms_per_move,
             forfeits_us=dict(self.forfeits_us), forfeits_them=dict(self.forfeits_them),
         )
         return data
@@ -123,6 +132,8 @@ def tabulate(records: Iterable[dict[str, Any]]) -> tuple[list[Cell], int]:
             key = (record["game"], agent, opponent_label(seats, seat), seat)
             cell = cells.get(key) or cells.setdefault(key, Cell(*key))
             _add(cell, returns, seat, forfeit)
+            cell.moves += record["moves"][seat]
+            cell.move_seconds += record["moves"][seat] * record["move_seconds_mean"][seat]
     return [cells[k] for k in sorted(cells)], errors
 
 
