@@ -38,6 +38,8 @@ def main(payload):
             fh.write(str(os.getpid()))
         time.sleep(100)
         return pids
+    if do == "connect":
+        return connect(payload)
     if do == "write_big_file":
         with open("big.bin", "wb") as fh:
             fh.write(b"0" * (payload["mb"] * 1024 * 1024))
@@ -68,3 +70,14 @@ class Counter:
 
 def make_handler(init):
     return Counter(init["start"])
+
+
+def connect(payload):
+    """Try to open a TCP connection; returns the error text or "connected"."""
+    import socket
+
+    try:
+        socket.create_connection(("127.0.0.1", payload["port"]), timeout=2).close()
+        return "connected"
+    except OSError as exc:
+        return f"{type(exc).__name__}: {exc}"

@@ -155,3 +155,20 @@ def echo_worker():
 @given(value=json_values)
 def test_worker_protocol_round_trips_json(echo_worker, value):
     assert echo_worker.call("echo", {"value": value}) == value
+
+
+def test_network_can_be_cut_off():
+    import socket
+
+    from ggp.sandbox.process import network_isolation_available
+
+    if not network_isolation_available():
+        pytest.skip("no network namespaces on this machine")
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        assert run("connect", port=port).value == "connected"
+        isolated = Limits(memory_mb=512, network=False)
+        result = run("connect", port=port, limits=isolated)
+        assert result.ok and result.value != "connected"

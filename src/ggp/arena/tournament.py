@@ -51,6 +51,7 @@ class TournamentConfig:
             forfeit after exceeding it). None: no limit for in-process agents, 60 s for
             sandboxed ones.
         memory_mb: address-space limit of each sandboxed agent worker.
+        network: False cuts sandboxed agent workers off the network.
         max_steps: a match longer than this is an error of the game, not of an agent.
     """
 
@@ -62,6 +63,7 @@ class TournamentConfig:
     sandbox: bool = False
     move_seconds: float | None = None
     memory_mb: int = AGENT_LIMITS.memory_mb
+    network: bool = True
     max_steps: int = 100_000
 
     def __post_init__(self) -> None:
@@ -99,6 +101,7 @@ class MatchTask:
     sandboxed: tuple[bool, ...]
     move_seconds: float | None
     memory_mb: int
+    network: bool
     max_steps: int
     trajectory: bool = True
 
@@ -137,7 +140,8 @@ def schedule(config: TournamentConfig, num_players: dict[str, int],
                         focal=focal, opponent=opponent, focal_seat=seat, index=index,
                         sandboxed=tuple(config.sandbox or is_file_spec(s) for s in seats),
                         move_seconds=config.move_seconds, memory_mb=config.memory_mb,
-                        max_steps=config.max_steps, trajectory=trajectories,
+                        network=config.network, max_steps=config.max_steps,
+                        trajectory=trajectories,
                     ))
     return tasks
 
@@ -172,7 +176,7 @@ def _make_agents(task: MatchTask, model) -> list[Agent]:
     agents: list[Agent] = []
     for spec, sandboxed in zip(task.seats, task.sandboxed):
         if sandboxed:
-            limits = replace(AGENT_LIMITS, memory_mb=task.memory_mb)
+            limits = replace(AGENT_LIMITS, memory_mb=task.memory_mb, network=task.network)
             agents.append(SandboxedAgent(spec, task.game, limits=limits,
                                          move_seconds=task.move_seconds or 60.0))
             continue

@@ -62,6 +62,8 @@ def arena(
     move_seconds: float = typer.Option(None, help="Time per move; a slower agent forfeits "
                                        "(sandboxed agents default to 60 s)."),
     memory_mb: int = typer.Option(2048, help="Memory limit of each sandboxed agent (MiB)."),
+    network: bool = typer.Option(True, help="--no-network cuts sandboxed agents off the "
+                                 "network (needs network namespaces)."),
     trajectories: bool = typer.Option(True, help="Also write every full match record to "
                                       "trajectories.jsonl."),
     plots: bool = typer.Option(True, help="Draw plots in the report (needs matplotlib)."),
@@ -77,7 +79,7 @@ def arena(
     config = TournamentConfig(
         games=split_specs(game), agents=split_specs(agent), opponents=split_specs(opponent),
         matches=matches, seed=seed, sandbox=sandbox, move_seconds=move_seconds,
-        memory_mb=memory_mb,
+        memory_mb=memory_mb, network=network,
     )
     check_config(config)  # bad specs fail here, before the progress display starts
     out_dir = Path(out or default_out_dir(config.to_dict()))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import json
 import os
 import resource
@@ -26,6 +27,7 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,6 +64,9 @@ class Limits:
         output_bytes: how much of the tail of stdout and of stderr is kept.
         max_output_bytes: the child is killed once it has printed more than this in
             total (stdout + stderr). None: never killed for output (the excess is dropped).
+        network: False runs the child in a network namespace of its own, with no
+            interfaces up (``unshare -n``; needs root or user namespaces). Where that is
+            not possible the child runs with the network and a warning is issued once.
     """
 
     memory_mb: int = 2048
@@ -70,6 +75,7 @@ class Limits:
     open_files: int = 64
     output_bytes: int = 64 * 1024
     max_output_bytes: int | None = 4 * _MIB
+    network: bool = True
 
 
 class SandboxFailure(GGPError):
@@ -151,6 +157,21 @@ _PR_SET_PDEATHSIG = 1
 _LIBC = _load_libc() if sys.platform.startswith("linux") else None
 
 
+@functools.cache
+def network_isolation_available() -> bool:
+    """Whether ``unshare --net`` works here (checked once; warns when it does not)."""
+    unshare = shutil.which("unshare")
+    try:
+        works = unshare is not None and subprocess.run(
+            [unshare, "--net", "--", "true"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        works = False
+    if not works:
+        warnings.warn("ggp.sandbox: cannot create network namespaces here (unshare --net "
+                      "failed); sandboxed code keeps network access.", stacklevel=3)
+    return works
+
+
 def _package_root() -> str:
     """The directory holding the ``ggp`` package, so the child can import it."""
     return str(Path(__file__).resolve().parents[2])
@@ -189,6 +210,8 @@ class SandboxProcess:
         # -u: unbuffered, so what was printed before a kill is still captured.
         command = [sys.executable, "-I", "-u", "-c", _BOOTSTRAP, paths, entry, mode,
                    str(reply_write)]
+        if not limits.network and network_isolation_available():
+            command = ["unshare", "--net", "--", *command]  # unshare execs: same process
         try:
             self.proc = subprocess.Popen(
                 command,
