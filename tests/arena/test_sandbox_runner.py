@@ -172,3 +172,13 @@ def test_network_can_be_cut_off():
         isolated = Limits(memory_mb=512, network=False)
         result = run("connect", port=port, limits=isolated)
         assert result.ok and result.value != "connected"
+
+
+def test_files_are_written_into_the_private_directory():
+    candidate = "import os\n\ndef main(payload):\n    return [payload * 2, os.getcwd()]\n"
+    result = run_entry("candidate.py", 21, files={"candidate.py": candidate}, limits=SMALL)
+    assert result.ok and result.value[0] == 42
+    assert Path(result.value[1]).name.startswith("ggp-sandbox-")
+    broken = run_entry("candidate.py", 0, files={"candidate.py": "def main(:\n"},
+                       limits=SMALL)
+    assert broken.kind == "exception" and "SyntaxError" in broken.detail

@@ -69,16 +69,19 @@ def run_entry(
     limits: Limits = Limits(),
     env: dict[str, str] | None = None,
     sys_path: tuple[str, ...] = (),
+    files: dict[str, str] | None = None,
 ) -> SandboxResult:
     """Run ``entry.main(payload)`` in a fresh sandboxed child and return its result.
 
     ``entry`` is an importable module name or a path to a ``.py`` file defining
-    ``main(payload) -> JSON value``. ``timeout`` is the wall-clock budget for the whole
-    run, interpreter start and imports included. Never raises for failures of the code
-    being run: they are reported in the result.
+    ``main(payload) -> JSON value`` (relative paths are taken in the private directory,
+    where ``files`` — name -> text — are written first). ``timeout`` is the wall-clock
+    budget for the whole run, interpreter start and imports included. Never raises for
+    failures of the code being run: they are reported in the result.
     """
     started = time.monotonic()
-    process = SandboxProcess(entry, "call", limits, env=env, sys_path=sys_path)
+    process = SandboxProcess(entry, "call", limits, env=env, sys_path=sys_path,
+                             files=files)
     try:
         value = process.request({"params": payload}, timeout)
         ok, kind, detail = True, "ok", ""
@@ -108,7 +111,7 @@ class Worker:
         init: JSON value passed to ``make_handler``.
         start_timeout: wall-clock budget for interpreter start, imports and
             ``make_handler``.
-        limits, env, sys_path: as for :func:`run_entry`.
+        limits, env, sys_path, files: as for :func:`run_entry`.
     """
 
     def __init__(
@@ -120,8 +123,10 @@ class Worker:
         limits: Limits = Limits(),
         env: dict[str, str] | None = None,
         sys_path: tuple[str, ...] = (),
+        files: dict[str, str] | None = None,
     ) -> None:
-        self._process = SandboxProcess(entry, "serve", limits, env=env, sys_path=sys_path)
+        self._process = SandboxProcess(entry, "serve", limits, env=env, sys_path=sys_path,
+                                       files=files)
         self.alive = True
         self._send({"params": init}, start_timeout)
 

@@ -185,8 +185,11 @@ class SandboxProcess:
         mode: ``"serve"`` (the entry's ``make_handler(init)`` answers many calls) or
             ``"call"`` (the entry's ``main(payload)`` answers one).
         limits: resource limits.
-        env: extra environment variables on top of :data:`BASE_ENV`.
+        env: extra environment variables on top of :data:`BASE_ENV` (``HOME`` and
+            ``TMPDIR`` point into the private directory).
         sys_path: extra import paths for the child (the ``ggp`` package is always there).
+        files: text files (name -> content) written into the private directory first;
+            ``entry`` may name one of them (e.g. ``"candidate.py"``).
     """
 
     def __init__(
@@ -197,9 +200,14 @@ class SandboxProcess:
         *,
         env: dict[str, str] | None = None,
         sys_path: tuple[str, ...] = (),
+        files: dict[str, str] | None = None,
     ) -> None:
         self.limits = limits
         self.workdir = tempfile.mkdtemp(prefix="ggp-sandbox-")
+        for name, text in (files or {}).items():
+            path = Path(self.workdir, name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
         self.output_exceeded = False
         self.killed_for_timeout = False
         self._buffer = b""
@@ -219,7 +227,7 @@ class SandboxProcess:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 cwd=self.workdir,
-                env={**BASE_ENV, **(env or {})},
+                env={**BASE_ENV, "HOME": self.workdir, "TMPDIR": self.workdir, **(env or {})},
                 start_new_session=True,
                 close_fds=True,
                 pass_fds=(reply_write,),
