@@ -8,19 +8,16 @@ Layout of ``out_dir``:
 * ``trajectories.jsonl`` — one line per finished match with its full record (steps,
   states, every player's observation-action history, move times).
 
-Lines are appended and flushed one match at a time, trajectory first, so a process killed
-at any point loses at most the match it was writing; they are fsync'ed at least every
-:data:`FSYNC_SECONDS` and on close, so even a machine crash loses at most that much
-(fsync after every line would halve the throughput of fast games). On reopening, a partly
-written last line is cut off, and the keys present in ``results.jsonl`` are the matches
-that are done.
+Lines are appended, flushed and fsync'ed one match at a time, trajectory first, so a
+process (or machine) dying at any point loses at most the match being written. On
+reopening, a partly written last line is cut off, and the keys present in
+``results.jsonl`` are the matches that are done.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 from typing import IO, Any
 
@@ -29,7 +26,6 @@ from ggp.core.errors import GGPError
 CONFIG_FILE = "tournament.json"
 RESULTS_FILE = "results.jsonl"
 TRAJECTORIES_FILE = "trajectories.jsonl"
-FSYNC_SECONDS = 0.5
 
 
 class ResultsError(GGPError):
@@ -44,7 +40,6 @@ class ResultStore:
         self.records = records
         self._results: IO[str] = open(out_dir / RESULTS_FILE, "a", encoding="utf-8")
         self._trajectories: IO[str] = open(out_dir / TRAJECTORIES_FILE, "a", encoding="utf-8")
-        self._synced = time.monotonic()
 
     @classmethod
     def open(cls, out_dir: str | Path, config, games: dict[str, Any]) -> ResultStore:
@@ -76,16 +71,8 @@ class ResultStore:
             _append_line(self._trajectories, trajectory)
         _append_line(self._results, record)
         self.records.append(record)
-        if time.monotonic() - self._synced > FSYNC_SECONDS:
-            self._sync()
-
-    def _sync(self) -> None:
-        os.fsync(self._trajectories.fileno())
-        os.fsync(self._results.fileno())
-        self._synced = time.monotonic()
 
     def close(self) -> None:
-        self._sync()
         self._results.close()
         self._trajectories.close()
 
@@ -93,6 +80,7 @@ class ResultStore:
 def _append_line(stream: IO[str], value: dict[str, Any]) -> None:
     stream.write(json.dumps(value, separators=(",", ":")) + "\n")
     stream.flush()
+    os.fsync(stream.fileno())
 
 
 def _write_atomically(path: Path, text: str) -> None:
