@@ -1,5 +1,6 @@
 """Tournaments: schedule, reproducibility, resuming, evil agents, a real kill and restart."""
 
+import dataclasses
 import json
 import os
 import signal
@@ -56,7 +57,6 @@ def test_a_match_is_reproducible_from_its_task():
 
 
 def test_matches_do_not_depend_on_what_the_process_ran_before():
-    import dataclasses
     import random
 
     agent = str(HERE / "global_random_agent.py")
@@ -93,6 +93,19 @@ def test_resume_after_a_cut_off_line(tmp_path):
     records = read_records(results)
     assert len(records) == 20 and len({r["key"] for r in records}) == 20
     assert results.read_text().startswith("".join(lines[:7]))
+
+
+def test_more_matches_extend_a_finished_tournament(tmp_path):
+    from ggp.arena.store import load_tournament
+
+    small = TournamentConfig(games=["tic_tac_toe"], agents=["random"], matches=3)
+    first = run_tournament(small, tmp_path, workers=0)
+    bigger = run_tournament(dataclasses.replace(small, matches=5), tmp_path, workers=0)
+    assert (bigger.already_done, bigger.played) == (first.total, 4)
+    assert outcomes(first.records).items() <= outcomes(read_records(
+        tmp_path / "results.jsonl")).items()
+    run_tournament(small, tmp_path, workers=0)  # back to 3: nothing to play
+    assert len(load_tournament(tmp_path)[1]) == first.total
 
 
 def test_a_different_tournament_in_the_same_directory_is_refused(tmp_path):
@@ -160,8 +173,6 @@ def test_killed_tournament_resumes_without_rerunning_or_losing_matches(tmp_path)
 
 
 def test_a_crashing_in_process_agent_stops_the_pool_with_a_clear_error(tmp_path):
-    import dataclasses
-
     from ggp.arena.backends import run_local
     from ggp.core.errors import GGPError
 

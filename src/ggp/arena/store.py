@@ -3,7 +3,8 @@
 Layout of ``out_dir``:
 
 * ``tournament.json`` — the :class:`~ggp.arena.tournament.TournamentConfig` and the
-  metadata of its games (so reports need neither the games nor the agents);
+  metadata of its games (so reports need neither the games nor the agents); only the
+  number of matches may change when a tournament is resumed;
 * ``results.jsonl`` — one line per finished match (outcome, forfeit, timings);
 * ``trajectories.jsonl`` — one line per finished match with its full record (steps,
   states, every player's observation-action history, move times).
@@ -50,14 +51,14 @@ class ResultStore:
         wanted = {"config": config.to_dict(), "games": games}
         if config_path.exists():
             stored = json.loads(config_path.read_text(encoding="utf-8"))
-            if stored.get("config") != wanted["config"]:
+            if _without_matches(stored.get("config", {})) != _without_matches(wanted["config"]):
                 raise ResultsError(
                     f"{out_dir} holds results of a different tournament "
                     f"(stored settings: {json.dumps(stored.get('config'))}). Use another "
-                    "--out directory, or the same settings to resume it."
+                    "--out directory, or the same settings to resume it (only --matches "
+                    "may change)."
                 )
-        else:
-            _write_atomically(config_path, json.dumps(wanted, indent=1))
+        _write_atomically(config_path, json.dumps(wanted, indent=1))
         for name in (RESULTS_FILE, TRAJECTORIES_FILE):
             _cut_partial_line(out_dir / name)
         return cls(out_dir, read_records(out_dir / RESULTS_FILE))
@@ -75,6 +76,12 @@ class ResultStore:
     def close(self) -> None:
         self._results.close()
         self._trajectories.close()
+
+
+def _without_matches(config: dict[str, Any]) -> dict[str, Any]:
+    """A config without its match count: more (or fewer) matches is the same tournament,
+    since match keys and seeds do not depend on the count."""
+    return {k: v for k, v in config.items() if k != "matches"}
 
 
 def _append_line(stream: IO[str], value: dict[str, Any]) -> None:
@@ -120,7 +127,8 @@ def read_records(path: str | Path) -> list[dict[str, Any]]:
 
 
 def load_tournament(out_dir: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The stored ``{"config", "games"}`` of a tournament directory and its records."""
+    """The stored ``{"config", "games"}`` of a tournament directory and its records
+    (those within the stored number of matches, in case it was lowered)."""
     out_dir = Path(out_dir)
     config_path = out_dir / CONFIG_FILE
     if not config_path.exists():
@@ -128,5 +136,7 @@ def load_tournament(out_dir: str | Path) -> tuple[dict[str, Any], list[dict[str,
             f"{out_dir} is not a tournament directory (no {CONFIG_FILE}); pass the --out "
             "directory of a 'ggp arena' run."
         )
-    return (json.loads(config_path.read_text(encoding="utf-8")),
-            read_records(out_dir / RESULTS_FILE))
+    stored = json.loads(config_path.read_text(encoding="utf-8"))
+    matches = stored["config"]["matches"]
+    records = [r for r in read_records(out_dir / RESULTS_FILE) if r["index"] < matches]
+    return stored, records

@@ -51,7 +51,8 @@ def arena(
                                 "and seat."),
     seed: int = typer.Option(0, help="Tournament seed (every match's seed derives from it)."),
     out: str = typer.Option("", help="Results directory (default: runs/arena-<hash of the "
-                            "settings>, so the same command resumes the same tournament)."),
+                            "settings but --matches>, so the same command resumes the same "
+                            "tournament, and a larger --matches extends it)."),
     workers: int = typer.Option(None, "--workers", "-j", help="Parallel matches (default: "
                                 "all cores; 0: in this process)."),
     backend: str = typer.Option("local", help="local (process pool) or ray."),
@@ -133,7 +134,9 @@ def report(
 
 
 def default_out_dir(config: dict) -> str:
-    digest = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:10]
+    """``runs/arena-<hash>`` of every setting but the match count (which may grow)."""
+    settings = {k: v for k, v in config.items() if k != "matches"}
+    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:10]
     return f"runs/arena-{digest}"
 
 
