@@ -86,22 +86,23 @@ the knock card in total. The knocker's deadwood is the value of its undeclared c
 deadwood is gin. From the knock on, the knocker's hand is face up.
 Laying off. Then the other player (the defender) lays off cards from its hand one at a time
 by naming them, or "Pass" to stop (no lay-offs at all after gin). A card can be laid off if
-it is the fourth card of one of the knocker's 3-card sets, or extends one of the knocker's
-runs at either end; a card laid off next to the knocker's run extends that end once more,
-but not further (at most two lay-offs per end of a run). 4-card sets take nothing, and the
-knocker never lays off. After that "Pass", the defender declares any melds from its
+it is the fourth card of one of the knocker's 3-card sets, or the next card beyond either
+end of one of the knocker's runs as declared. Once a card has been laid off right next to
+a run's end, the card beyond it may be laid off too, but nothing further: at most two
+lay-offs per end of a run. 4-card sets take nothing, and the knocker never lays off. After that "Pass", the defender declares any melds from its
 remaining hand one at a time and ends with "Pass". The defender's deadwood is the value of
 its cards neither laid off nor declared.
 Scoring (only at the end). Let k and d be the knocker's and defender's deadwood. The
 knocker scores d - k, plus {gin_bonus} for gin (k = 0). If that is negative (an
-undercut), the knocker loses {undercut_bonus} more. Equal deadwood scores 0. The defender
-gets the opposite amount (zero-sum).
+undercut), the knocker loses {undercut_bonus} more. Equal deadwood scores 0 (a tie is not
+an undercut here). The defender gets the opposite amount (zero-sum).
 Wall and other draws. When a discard leaves exactly 2 cards in the stock, the next player
 is at the wall: "Pass" ends the hand as a draw, or "Knock" (only if the player's hand plus
 the upcard has 11-card deadwood at most the knock card) takes the upcard and knocks as
 above. The hand is also a draw (0 to both) at once when the {max_upcard}th "Draw upcard" of
-the game after the first turn is made, or when a player takes the upcard and discards that
-same card right after the opponent did the same.
+the game is made (taking the first upcard on the first turn does not count; the 50th draw
+itself does not take the card), or when a player takes the upcard and discards that same
+card on the turn right after the opponent did exactly that.
 State and observations. The state holds "phase" (Deal, FirstUpcard, Draw, Discard, Knock,
 Layoff, Wall, GameOver), "current_player", "hands", "stock" (undealt cards, unordered),
 "upcard", "discard_pile" (oldest first), "knock_card", "deadwood" (per player: the hand's
