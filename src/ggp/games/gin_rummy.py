@@ -89,9 +89,10 @@ by naming them, or "Pass" to stop (no lay-offs at all after gin). A card can be 
 it is the fourth card of one of the knocker's 3-card sets, or the next card beyond either
 end of one of the knocker's runs as declared. Once a card has been laid off right next to
 a run's end, the card beyond it may be laid off too, but nothing further: at most two
-lay-offs per end of a run. 4-card sets take nothing, and the knocker never lays off. After that "Pass", the defender declares any melds from its
-remaining hand one at a time and ends with "Pass". The defender's deadwood is the value of
-its cards neither laid off nor declared.
+lay-offs per end of a run. 4-card sets take nothing, and the knocker never lays off.
+After that "Pass", the defender declares any melds from its remaining hand one at a time
+and ends with "Pass". The defender's deadwood is the value of its cards neither laid off
+nor declared.
 Scoring (only at the end). Let k and d be the knocker's and defender's deadwood. The
 knocker scores d - k, plus {gin_bonus} for gin (k = 0). If that is negative (an
 undercut), the knocker loses {undercut_bonus} more. Equal deadwood scores 0 (a tie is not
