@@ -239,3 +239,15 @@ def test_small_variant_and_parameter_errors():
         make_game("gin_rummy(hand_size=20)")
     with pytest.raises(ModelLoadError):
         make_game("gin_rummy(knock_card=11)")
+
+
+def test_no_knock_without_a_legal_knock_discard():
+    # Hands of 2: three cards in one meld have deadwood 0, but every discard breaks the
+    # meld. OpenSpiel offers "Knock" here and then has no legal action; we do not.
+    model = make_game("gin_rummy(hand_size=2,knock_card=0)")
+    state = play(model, dealt(model, "As 2s", "Kd Qh", "3s"), "Draw upcard")
+    assert state["deadwood"][0] == 0 and set(model.legal_actions(state)) == {"As", "2s", "3s"}
+    model = make_game("gin_rummy(hand_size=3,knock_card=0)")
+    state = play(model, dealt(model, "As 2s 3s", "Kd Qh 9c", "4s"), "Draw upcard")
+    assert "Knock" in model.legal_actions(state)
+    assert set(model.legal_actions(model.apply(state, "Knock"))) == {"As", "4s"}

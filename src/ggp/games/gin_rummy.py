@@ -76,7 +76,8 @@ Turns. Otherwise the players alternate turns, each in two phases:
   again). Only the top discard, the upcard, can ever be taken.
   Discard phase (you hold {hand_size_plus} cards): discard any card of your hand by naming
   it, e.g. "4c" (it becomes the new upcard, even the card you just took), or "Knock" if the
-  deadwood of your {hand_size_plus}-card hand is at most the knock card.
+  deadwood of your {hand_size_plus}-card hand is at most the knock card (and a knock discard
+  as below exists; with 10-card hands it always does).
 Knocking. After "Knock" the knocker first discards a card (to the discard pile, not as an
 upcard) and may only pick a card that leaves a hand whose deadwood is at most the knock
 card. Then the knocker declares melds one action at a time; only melds that belong to an
@@ -177,7 +178,7 @@ class GinRummy:
         if phase == "Draw":
             return ["Draw upcard", "Draw stock"]
         if phase == "Discard":
-            knock = ["Knock"] if state["deadwood"][player] <= state["knock_card"] else []
+            knock = ["Knock"] if self._can_knock(hand, state) else []
             return list(hand) + knock
         if phase == "Knock":
             if len(hand) == self.hand_size + 1:
@@ -190,9 +191,17 @@ class GinRummy:
                 return ["Pass"] + [c for c in hand if c in targets]
             return ["Pass"] + self.cards.legal_melds(hand, MAX_DEADWOOD)
         if phase == "Wall":
-            deadwood = self.cards.deadwood(hand + [state["upcard"]])
-            return ["Pass"] + (["Knock"] if deadwood <= state["knock_card"] else [])
+            knock = self._can_knock(hand + [state["upcard"]], state)
+            return ["Pass"] + (["Knock"] if knock else [])
         raise ValueError(f"unknown phase {phase!r}")
+
+    def _can_knock(self, cards, state):
+        """OpenSpiel's test (11-card deadwood <= knock card), plus a legal knock discard.
+        The second part never matters with hands of 10; with hand sizes like 2, 5 or 8 a
+        hand of 3-card melds only would leave OpenSpiel with no legal action."""
+        knock_card = state["knock_card"]
+        return (self.cards.deadwood(cards) <= knock_card
+                and bool(self.cards.legal_discards(cards, knock_card)))
 
     def get_chance_outcomes(self, state):
         if state["current_player"] != CHANCE:
