@@ -525,6 +525,8 @@ class Cards:
         self.index = {name: i for i, name in enumerate(self.names)}
         self._best = lru_cache(maxsize=200_000)(self._best_arrangement)
         self._melds = lru_cache(maxsize=200_000)(self._melds_of)
+        self._deadwood = lru_cache(maxsize=200_000)(self._deadwood_of)
+        self._values = [min(10, i % num_ranks + 1) for i in range(num_ranks * num_suits)]
 
     def value(self, cards: list[str]) -> int:
         return sum(min(10, self.index[c] % self.num_ranks + 1) for c in cards)
@@ -532,19 +534,18 @@ class Cards:
     def _ints(self, cards) -> tuple[int, ...]:
         return tuple(sorted(self.index[c] for c in cards))
 
-    def _card_value(self, card: int) -> int:
-        return min(10, card % self.num_ranks + 1)
-
     def deadwood(self, cards: list[str]) -> int:
         """The hand's deadwood; for a ``hand_size + 1`` hand, OpenSpiel's 11-card rule
         (best-valued arrangement, first in meld order, minus the highest-ranked card)."""
-        hand = self._ints(cards)
+        return self._deadwood(self._ints(cards))
+
+    def _deadwood_of(self, hand: tuple[int, ...]) -> int:
         _, group = self._best(hand)
         used = {c for meld in group for c in meld}
         left = [c for c in hand if c not in used]
-        total = sum(self._card_value(c) for c in left)
+        total = sum(self._values[c] for c in left)
         if len(hand) == self.hand_size + 1 and left:
-            total -= self._card_value(max(left, key=lambda c: (c % self.num_ranks, c)))
+            total -= self._values[max(left, key=lambda c: (c % self.num_ranks, c))]
         return total
 
     def legal_discards(self, cards: list[str], knock_card: int) -> list[str]:
@@ -554,11 +555,11 @@ class Cards:
     def legal_melds(self, cards: list[str], knock_card: int) -> list[str]:
         """Melds of the hand that belong to an arrangement with deadwood <= knock_card."""
         hand = self._ints(cards)
-        need = sum(self._card_value(c) for c in hand) - knock_card
+        need = sum(self._values[c] for c in hand) - knock_card
         legal = []
         for meld in self._melds(hand):
             rest = tuple(c for c in hand if c not in meld)
-            if sum(self._card_value(c) for c in meld) + self._best(rest)[0] >= need:
+            if sum(self._values[c] for c in meld) + self._best(rest)[0] >= need:
                 legal.append(meld)
         return sorted({self.meld_name(m) for m in legal})
 
@@ -619,7 +620,7 @@ class Cards:
         arrangement whose meld positions (in :meth:`_melds_of` order) come first."""
         melds = self._melds_of(hand)
         masks = [sum(1 << c for c in m) for m in melds]
-        values = [sum(self._card_value(c) for c in m) for m in melds]
+        values = [sum(self._values[c] for c in m) for m in melds]
         best = [0, ()]
 
         def search(start, used, value, chosen):
