@@ -373,8 +373,9 @@ class GinRummy:
         over = state["phase"] == "GameOver"
         history = []
         for entry in state["history"]:
+            entry = dict(entry)  # observations never share dicts with the state
             if entry["player"] == opp and entry["action"] == "Draw stock":
-                entry = {**entry, "card": None}
+                entry["card"] = None
             history.append(entry)
         return {
             "player": player,
@@ -416,6 +417,9 @@ class GinRummy:
         constrained cards are placed in time order, each uniformly among the free slots it
         may use; the allowed sets are nested, so every valid placement has the same chance
         of being drawn. Free slots get unseen cards uniformly at random.
+
+        The last observation holds the whole history (perfect recall), so only it is read;
+        ``last_is_terminal`` is accepted for the protocol and changes nothing.
         """
         rng = rng or random.Random()
         obs = obs_action_history[-1][0]
