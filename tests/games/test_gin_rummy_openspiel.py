@@ -98,7 +98,9 @@ def walk(model, game_string, policy, games, seed):
 
 def _endings(state, returns):
     if not any(state["knocked"]):
-        return ["wall" if len(state["stock"]) == 2 else "other draw"]
+        if len(state["stock"]) == 2:
+            return ["wall"]
+        return ["50 upcard draws" if state["upcard_draws"] == 50 else "thrown back twice"]
     knocker = state["knocked"].index(True)
     kinds = ["knock"]
     if state["deadwood"][knocker] == 0:
@@ -113,7 +115,7 @@ def _endings(state, returns):
 
 
 @pytest.mark.parametrize("spec,games,knock_prob,expected", [
-    ("gin_rummy", 150, 0.15, {"knock", "undercut", "layoff", "gin", "wall", "other draw"}),
+    ("gin_rummy", 150, 0.15, {"knock", "undercut", "layoff", "gin", "wall", "thrown back twice"}),
     ("gin_rummy(oklahoma=true)", 60, 0.3, {"knock", "gin", "layoff"}),
     ("gin_rummy(num_ranks=6,num_suits=3,hand_size=4,knock_card=6)", 200, 0.3,
      {"knock", "undercut", "gin", "layoff", "wall", "wall knock"}),
@@ -162,3 +164,18 @@ def test_deadwood_melds_and_layoffs_match_openspiel_utils():
         theirs = utils.all_layoffs(melds, laid)
         ours = cards.layoff_cards([name_of[m] for m in melds], [cards.names[c] for c in laid])
         assert ours == {cards.names[c] for c in theirs}
+
+
+def upcard_taker(state, legal, rng):
+    """Always takes the upcard and throws back some other card (never knocks)."""
+    if "Draw upcard" in legal:
+        return "Draw upcard"
+    if state["phase"] == "Discard":
+        taken = state["history"][-1].get("card")
+        return rng.choice([c for c in legal if c not in ("Knock", taken)])
+    return rng.choice(legal)
+
+
+def test_fifty_upcard_draws_agree():
+    endings = walk(make_game("gin_rummy"), "gin_rummy", upcard_taker, games=20, seed=2)
+    assert endings == Counter({"50 upcard draws": 20})
