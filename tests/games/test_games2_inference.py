@@ -29,6 +29,7 @@ REPLAY_GAMES = [
     ("battleship(board_height=5,board_width=5,ship_sizes=[3;2;2])", 4),
     ("battleship(board_height=4,board_width=3,ship_sizes=[1;2],num_shots=6,"
      "allow_repeated_shots=true)", 30),
+    ("hand_of_war", 60),
 ]
 
 
