@@ -15,6 +15,7 @@ Action names and their OpenSpiel counterparts (player p):
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any
 
 from ggp.core.errors import BeliefError
@@ -290,6 +291,32 @@ def _shot_result(target_ships: list, earlier_cells: list, cell: list) -> str:
 def _enumerate_fleets(candidates, sizes, must_cover, rng) -> list[tuple]:
     """A uniform choice among non-overlapping choices, one per candidate list, that cover
     every cell in ``must_cover``."""
+    cell_sets, found = _fleet_space(tuple(map(tuple, candidates)), tuple(sizes),
+                                    frozenset(must_cover))
+    if found is not None:
+        if not found:
+            raise BeliefError("no opponent ship placement agrees with the shot results")
+        pick = rng.choice(found)
+        return [candidates[i][j] for i, j in enumerate(pick)]
+    for _ in range(_REJECTION_TRIES):
+        pick = [rng.randrange(len(c)) for c in candidates]
+        used: set = set()
+        ok = True
+        for i, j in enumerate(pick):
+            if used & cell_sets[i][j]:
+                ok = False
+                break
+            used |= cell_sets[i][j]
+        if ok and must_cover <= used:
+            return [candidates[i][j] for i, j in enumerate(pick)]
+    raise BeliefError("rejection sampling found no opponent ship placement in "
+                      f"{_REJECTION_TRIES} tries")
+
+
+@lru_cache(maxsize=8)  # repeated sampling from one information set reuses the search
+def _fleet_space(candidates, sizes, must_cover):
+    """The cells of every candidate, and every consistent combination (as index tuples),
+    or None for the combinations when there are too many to enumerate."""
     cell_sets = [[frozenset(_cells(*p, sizes[i])) for p in cands]
                  for i, cands in enumerate(candidates)]
     found: list[tuple[int, ...]] = []
@@ -309,24 +336,7 @@ def _enumerate_fleets(candidates, sizes, must_cover, rng) -> list[tuple]:
                 return False
         return True
 
-    if search(0, frozenset(), ()):
-        if not found:
-            raise BeliefError("no opponent ship placement agrees with the shot results")
-        pick = rng.choice(found)
-        return [candidates[i][j] for i, j in enumerate(pick)]
-    for _ in range(_REJECTION_TRIES):
-        pick = [rng.randrange(len(c)) for c in candidates]
-        used: set = set()
-        ok = True
-        for i, j in enumerate(pick):
-            if used & cell_sets[i][j]:
-                ok = False
-                break
-            used |= cell_sets[i][j]
-        if ok and must_cover <= used:
-            return [candidates[i][j] for i, j in enumerate(pick)]
-    raise BeliefError("rejection sampling found no opponent ship placement in "
-                      f"{_REJECTION_TRIES} tries")
+    return cell_sets, (found if search(0, frozenset(), ()) else None)
 
 
 def make(board_height: int = 3, board_width: int = 3, ship_sizes: Any = "[2;2]",
