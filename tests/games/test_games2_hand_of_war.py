@@ -160,6 +160,59 @@ def test_first_decision_inference_matches_exact_enumeration():
         assert p_value > 1e-4, (player, keys, samples, expected)
 
 
+def _second_decision(model, rng, player):
+    """Random deals until the first battle is decisive; then ``player``'s second decision
+    and its obs-action history."""
+    while True:
+        state = _first_decision(model, rng, 0)
+        history = []
+        for p in (0, 1):
+            action = rng.choice(model.legal_actions(state))
+            if p == player:
+                history.append((model.observation(state, p), action))
+            state = model.apply(state, action)
+        if state["log"][-2]["winner"] != "tie":
+            break
+    if player == 1:
+        state = model.apply(state, rng.choice(model.legal_actions(state)))
+    history.append((model.observation(state, player), None))
+    return history
+
+
+def test_second_decision_inference_matches_exact_enumeration():
+    """After one decisive battle the opponent has drawn 4 cards, the first 3 of which held
+    the card it played. Exactly: its first 4 pile cards are an ordered draw of distinct
+    physical cards among the 12 the player has not seen, conditioned on that; its held
+    cards are those 4 minus the played one (weighted by the pending choices for player 1)."""
+    stats = pytest.importorskip("scipy.stats")
+    rng = random.Random(8)
+    for player in (0, 1):
+        history = _second_decision(MODEL, rng, player)
+        obs = history[-1][0]
+        played = obs["log"][-2]["cards"][1 - player]
+        seen = Counter(c for draw in obs["my_draws"] for c in draw)
+        unseen = [r for r in "AKQJ" for _ in range(4 - seen[r])]
+        exact = Counter()
+        for cards in itertools.permutations(unseen, 4):
+            if played in cards[:3]:
+                held = list(cards)
+                held.remove(played)
+                exact[_statistic(held)] += len(set(held)) if player == 1 else 1
+        samples = Counter()
+        draws = 1500
+        for _ in range(draws):
+            state = play(MODEL.resample_history(history, player, rng=rng))
+            opp = 1 - player
+            held = state["hands"][opp] + ([state["pending_card"]] if player == 1 else [])
+            samples[_statistic(held)] += 1
+        keys = sorted(exact)
+        assert set(samples) <= set(keys)
+        total = sum(exact.values())
+        expected = [draws * exact[k] / total for k in keys]
+        p_value = stats.chisquare([samples[k] for k in keys], expected).pvalue
+        assert p_value > 1e-4, (player, keys, samples, expected)
+
+
 def _statistic(cards):
     """How many distinct ranks, and the highest rank, among some cards."""
     return (len(set(cards)), min(cards, key="AKQJ".index))
