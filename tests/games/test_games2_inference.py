@@ -126,9 +126,25 @@ DISTRIBUTION_CASES = [
 
 @pytest.mark.parametrize("spec,trajectories,max_decisions", DISTRIBUTION_CASES)
 def test_sample_distribution_matches_exact_enumeration(spec, trajectories, max_decisions):
+    _check_distribution(make_game(spec), trajectories, max_decisions, seed=11)
+
+
+def test_battleship_rejection_sampler_is_exact(monkeypatch):
+    """Large boards use stratified rejection sampling instead of enumeration; force it on
+    the 3x3 game and compare with exact enumeration."""
+    from ggp.games import battleship
+
+    monkeypatch.setattr(battleship, "_ENUMERATION_LIMIT", 0)
+    battleship._fleet_space.cache_clear()
+    try:
+        _check_distribution(make_game("battleship"), 4, 99, seed=12)
+    finally:
+        battleship._fleet_space.cache_clear()
+
+
+def _check_distribution(model, trajectories, max_decisions, seed):
     stats = pytest.importorskip("scipy.stats")
-    model = make_game(spec)
-    rng = random.Random(11)
+    rng = random.Random(seed)
     tested = 0
     for _ in range(trajectories):
         _, _, _, points = random_trajectory(model, rng)
@@ -148,6 +164,6 @@ def test_sample_distribution_matches_exact_enumeration(spec, trajectories, max_d
             observed = [counts[k] for k in keys]
             expected = [draws * exact[k] / total for k in keys]
             p_value = stats.chisquare(observed, expected).pvalue
-            assert p_value > 1e-4, (spec, len(keys), p_value)
+            assert p_value > 1e-4, (model.name, len(keys), p_value)
             tested += 1
     assert tested >= 2
