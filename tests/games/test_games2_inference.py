@@ -167,3 +167,43 @@ def _check_distribution(model, trajectories, max_decisions, seed):
             assert p_value > 1e-4, (model.name, len(keys), p_value)
             tested += 1
     assert tested >= 2
+
+
+def test_battleship_rejection_sampler_agrees_with_enumeration_on_5x5(monkeypatch):
+    """On 5x5 information sets with hits, the opponent's ship placements sampled by the
+    rejection sampler have the same distribution as those sampled by exact enumeration."""
+    stats = pytest.importorskip("scipy.stats")
+    from ggp.games import battleship
+
+    model = make_game("battleship(board_height=5,board_width=5,ship_sizes=[3;2;2])")
+    rng = random.Random(3)
+    cases = []
+    while len(cases) < 3:
+        _, _, _, points = random_trajectory(model, rng)
+        for player, history in points:
+            shots = history[-1][0]["shots"]
+            hits = sum(s["player"] == player and s["result"] == "hit" for s in shots)
+            if 2 <= hits and len(shots) < 24:
+                cases.append((player, history))
+                break
+    for player, history in cases:
+        opponent_ships = []
+        for limit in (battleship._ENUMERATION_LIMIT, 0):
+            monkeypatch.setattr(battleship, "_ENUMERATION_LIMIT", limit)
+            battleship._fleet_space.cache_clear()
+            placements = Counter()
+            for _ in range(1500):
+                actions = model.resample_history(history, player, rng=rng)
+                placements[tuple(actions[1 - player:6:2])] += 1  # the opponent's 3 ships
+            opponent_ships.append(placements)
+        battleship._fleet_space.cache_clear()
+        keys = sorted(set(opponent_ships[0]) | set(opponent_ships[1]))
+        if len(keys) < 2:
+            continue
+        table = [[c[k] for k in keys] for c in opponent_ships]
+        # Pool rare fleets so that the expected counts stay meaningful.
+        common = [i for i, k in enumerate(keys) if table[0][i] + table[1][i] >= 10]
+        rare = [i for i in range(len(keys)) if i not in common]
+        rows = [[r[i] for i in common] + ([sum(r[i] for i in rare)] if rare else [])
+                for r in table]
+        assert stats.chi2_contingency(rows).pvalue > 1e-4, rows
