@@ -170,8 +170,9 @@ def _check_distribution(model, trajectories, max_decisions, seed):
 
 
 def test_battleship_rejection_sampler_agrees_with_enumeration_on_5x5(monkeypatch):
-    """On 5x5 information sets with hits, the opponent's ship placements sampled by the
-    rejection sampler have the same distribution as those sampled by exact enumeration."""
+    """On 5x5 information sets with hits, the rejection sampler and exact enumeration give
+    the same distribution of which opponent ships lie on the hit cells, and of the first
+    ship's orientation."""
     stats = pytest.importorskip("scipy.stats")
     from ggp.games import battleship
 
@@ -181,29 +182,34 @@ def test_battleship_rejection_sampler_agrees_with_enumeration_on_5x5(monkeypatch
     while len(cases) < 3:
         _, _, _, points = random_trajectory(model, rng)
         for player, history in points:
-            shots = history[-1][0]["shots"]
-            hits = sum(s["player"] == player and s["result"] == "hit" for s in shots)
-            if 2 <= hits and len(shots) < 24:
+            shots = [s for s in history[-1][0]["shots"] if s["player"] == player]
+            if sum(s["result"] == "hit" for s in shots) >= 2 and len(shots) < 12:
                 cases.append((player, history))
                 break
     for player, history in cases:
-        opponent_ships = []
+        hits = {tuple(s["cell"]) for s in history[-1][0]["shots"]
+                if s["player"] == player and s["result"] != "miss"}
+        counts = []
         for limit in (battleship._ENUMERATION_LIMIT, 0):
             monkeypatch.setattr(battleship, "_ENUMERATION_LIMIT", limit)
             battleship._fleet_space.cache_clear()
-            placements = Counter()
-            for _ in range(1500):
-                actions = model.resample_history(history, player, rng=rng)
-                placements[tuple(actions[1 - player:6:2])] += 1  # the opponent's 3 ships
-            opponent_ships.append(placements)
+            counts.append(Counter(
+                _fleet_statistic(model.resample_history(history, player, rng=rng)[1 - player:6:2],
+                                 (3, 2, 2), hits)
+                for _ in range(1500)))
         battleship._fleet_space.cache_clear()
-        keys = sorted(set(opponent_ships[0]) | set(opponent_ships[1]))
-        if len(keys) < 2:
-            continue
-        table = [[c[k] for k in keys] for c in opponent_ships]
-        # Pool rare fleets so that the expected counts stay meaningful.
-        common = [i for i, k in enumerate(keys) if table[0][i] + table[1][i] >= 10]
-        rare = [i for i in range(len(keys)) if i not in common]
-        rows = [[r[i] for i in common] + ([sum(r[i] for i in rare)] if rare else [])
-                for r in table]
-        assert stats.chi2_contingency(rows).pvalue > 1e-4, rows
+        keys = sorted(set(counts[0]) | set(counts[1]))
+        if len(keys) >= 2:
+            table = [[c[k] for k in keys] for c in counts]
+            assert stats.chi2_contingency(table).pvalue > 1e-4, (keys, table)
+
+
+def _fleet_statistic(placements, sizes, hits):
+    """Which ships cover a hit cell, and the first ship's orientation."""
+    covering = []
+    for action, size in zip(placements, sizes):
+        r, c = (int(x) for x in action[action.index("(") + 1:-1].split(","))
+        horizontal = "horizontally" in action
+        cells = {(r, c + i) if horizontal else (r + i, c) for i in range(size)}
+        covering.append(bool(cells & hits))
+    return tuple(covering) + ("horizontally" in placements[0],)
