@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ggp.core.protocol import TERMINAL
 from ggp.core.registry import make_game
 
 MODEL = make_game("generalized_chess")

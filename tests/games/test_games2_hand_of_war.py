@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from ggp.core.protocol import CHANCE, TERMINAL
+from ggp.core.protocol import CHANCE
 from ggp.core.registry import make_game
 
 MODEL = make_game("hand_of_war")

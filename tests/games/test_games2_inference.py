@@ -27,8 +27,8 @@ REPLAY_GAMES = [
     ("goofspiel(num_cards=8,returns_type=point_difference)", 15),
     ("battleship", 60),
     ("battleship(board_height=5,board_width=5,ship_sizes=[3;2;2])", 4),
-    ("battleship(board_height=4,board_width=3,ship_sizes=[1;2],num_shots=6,"
-     "allow_repeated_shots=true)", 30),
+    (("battleship(board_height=4,board_width=3,ship_sizes=[1;2],num_shots=6,"
+      "allow_repeated_shots=true)"), 30),
     ("hand_of_war", 60),
     ("blind_tic_tac_toe", 40),
 ]

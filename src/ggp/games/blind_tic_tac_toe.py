@@ -16,7 +16,7 @@ This model maps it onto the world-model protocol as follows (see docs/games.md):
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from ggp.core.errors import BeliefError
 from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
@@ -259,7 +259,7 @@ def _branches(board, opp_tried, my_round, player, must_end):
 
 @lru_cache(maxsize=64)  # repeated sampling from one information set reuses the counts
 def _completion_counter(mine, player, pending, last_is_terminal):
-    @lru_cache(maxsize=None)
+    @cache
     def count(r, board, opp_tried):
         if r == len(mine):
             return (9 - len(opp_tried)) if pending else 1
