@@ -144,3 +144,21 @@ def test_matches_openspiel(h, w, sizes, values, shots, repeated, lm):
 
 def model_last_result(model, state, player):
     return model.observation(state, player)["shots"][-1]["result"]
+
+
+def test_ship_list_parameters_parse_in_every_accepted_form():
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from ggp.games.battleship import _parse_list
+
+    @given(st.lists(st.integers(min_value=1, max_value=9), min_size=1, max_size=6))
+    def check(sizes):
+        text = ";".join(map(str, sizes))
+        assert _parse_list(f"[{text}]", "ship_sizes", int) == sizes
+        assert _parse_list(text, "ship_sizes", int) == sizes
+        assert _parse_list(sizes, "ship_sizes", int) == sizes
+
+    check()
+    with pytest.raises(ValueError):
+        _parse_list("[2;x]", "ship_sizes", int)
