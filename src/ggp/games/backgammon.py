@@ -47,12 +47,13 @@ Bar. A player with checkers on the bar must enter them all before moving any oth
 Entering with die d puts the checker on the player's own point 25 - d (the opponent's point
 d), which must not be blocked.
 Bearing off. Only when all of a player's checkers are in its home board (none elsewhere,
-none on the bar) may it bear off. A die equal to the point number bears off a checker from
+none on the bar) may it bear off; this is judged before each checker move, so the first move
+of a decision may bring the last checker home and the second bear one off. A die equal to the point number bears off a checker from
 that point. A die larger than the point number bears off a checker only from the player's
 highest occupied point. Checkers may also move inside the home board instead.
 Using the dice. A player must use both dice if it can in some order. If it can use only one
 of them, it must use the larger one if possible. If it can use neither, it passes.
-Doubles. A double is played in two stages with the same dice: first the player moves two
+Doubles. A double is played in two stages with the same dice: first the player makes two
 checker moves; if it could use both, it gets a second decision with the same two dice and
 moves up to two more (by the same rules). If it could use at most one in the first stage,
 the turn ends.
@@ -71,7 +72,9 @@ checker; with scoring=full it is 3 if, in addition, the loser still has a checke
 or in the winner's home board. Turn limit: "turns" counts the turns played (a decision
 starts a new turn unless it is the second stage of a double); when a decision without a
 winner brings it above {max_turns}, the game ends at once (even before the second stage of a
-double) in a draw, 0 each. Rewards come only at the end. Both players see the whole state.
+double) in a draw, 0 each. Rewards come only at the end. Both players see the whole state,
+which also holds "current_player", "second_stage" (true during the second half of a
+double), "last_mover", "turns", "winner" and "rewards".
 """
 
 
@@ -122,11 +125,6 @@ INITIAL_STATE = {
 def index_of(player: int, point: int) -> int:
     """Board index of ``player``'s own point number (1..24)."""
     return 24 - point if player == 0 else point - 1
-
-
-def point_of(player: int, index: int) -> int:
-    """``player``'s own point number of a board index."""
-    return 24 - index if player == 0 else index + 1
 
 
 def _home_points(player):
@@ -267,7 +265,8 @@ def make(scoring: str = "winloss", max_turns: int = 500) -> SimpleNamespace:
             return _apply_roll(state, action)
         player, dice = state["current_player"], state["dice"]
         play = action_to_play(dice, action)
-        new = state
+        new = {**state, "board": [row[:] for row in state["board"]], "bar": state["bar"][:],
+               "off": state["off"][:], "dice": dice[:]}
         for source, die in play:
             new = _move_checker(new, player, source, die)
         new = {**new, "last_mover": player, "rewards": [0.0, 0.0]}
@@ -289,7 +288,8 @@ def make(scoring: str = "winloss", max_turns: int = 500) -> SimpleNamespace:
         words = action.split()
         high, low = (int(x) for x in words[-1].split("-"))
         player = int(words[1]) if words[0] == "Player" else 1 - state["last_mover"]
-        return {**state, "dice": [high, low], "current_player": player,
+        return {**state, "board": [row[:] for row in state["board"]], "bar": state["bar"][:],
+                "off": state["off"][:], "dice": [high, low], "current_player": player,
                 "rewards": [0.0, 0.0]}
 
     def _stake(state, loser):

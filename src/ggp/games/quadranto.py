@@ -35,6 +35,9 @@ observation also lists its own past actions ("my_moves") and the opponent's quad
 start and after each of the opponent's moves ("opponent_quadrant_history"). A player never
 sees which action the opponent chose. When the game ends with a catch, both players see
 the cell where it happened ("caught_at") and the winner.
+The state holds both cells ("positions", [row, column] per player), "moves_made", each
+player's own actions ("moves"), each player's quadrant at the start and after each of its
+moves ("quadrant_history"), "current_player", "winner", "caught_at" and "rewards".
 """
 
 METADATA = GameMetadata(
@@ -163,14 +166,14 @@ def _observation(state, player):
     opponent_quadrants = state["quadrant_history"][1 - player]
     return {
         "player": player,
-        "position": state["positions"][player],
+        "position": state["positions"][player] and list(state["positions"][player]),
         "opponent_quadrant": opponent_quadrants[-1] if opponent_quadrants else None,
         "opponent_quadrant_history": list(opponent_quadrants),
         "my_moves": list(state["moves"][player]),
         "moves_made": state["moves_made"],
         "current_player": state["current_player"],
         "winner": state["winner"],
-        "caught_at": state["caught_at"],
+        "caught_at": state["caught_at"] and list(state["caught_at"]),
     }
 
 
