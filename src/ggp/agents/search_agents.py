@@ -22,7 +22,6 @@ from typing import Callable
 
 from ggp.agents import register_agent
 from ggp.agents.base import Agent, MatchInfo
-from ggp.belief import sample_state
 from ggp.belief.sampler import make_sampler
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
@@ -61,7 +60,8 @@ class MCTSAgent(Agent):
                            **self.budget)
 
     def act(self, history: ObsActionHistory) -> Action:
-        state = sample_state(self.model, history, self.info.seat, self.rng)
+        seat, rng = self.info.seat, self.rng
+        state = make_sampler(self.model).belief(history, seat, rng).sample(rng)
         return self.search.best_action(state)
 
 
