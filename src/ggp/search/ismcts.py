@@ -189,6 +189,7 @@ class ISMCTS:
         return tracker.root
 
     def best_action(self, history: ObsActionHistory, player: int) -> Action:
+        """The root's most visited action."""
         return most_visited(self.search(history, player))
 
     def _simulate(self, belief: Belief, tracker) -> None:

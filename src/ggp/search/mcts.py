@@ -99,7 +99,11 @@ class MCTS:
         return root
 
     def best_action(self, state: State) -> Action:
-        """The most visited root action (ties: higher mean return for the mover)."""
+        """The most visited root action (ties: higher mean return for the mover); a
+        forced move is returned without searching."""
+        legal = self.ops.legal_actions(state)
+        if len(legal) == 1:
+            return legal[0]
         return best_child_action(self.search(state))
 
     # ------------------------------------------------------------------ internals
