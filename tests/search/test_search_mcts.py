@@ -3,7 +3,7 @@
 
 import os
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -26,7 +26,7 @@ def ttt_state(moves):
     return state
 
 
-@lru_cache(maxsize=None)
+@cache
 def _value(key: str) -> float:
     """Value of a tic-tac-toe state for the player to move (memoized negamax)."""
     import json
@@ -115,7 +115,7 @@ def _dice_race():
             s["pending"], s["turn"] = False, s["turn"] + 1
         return s
 
-    chance = lambda s: [("+1", 0.5), ("+3", 0.5)]  # noqa: E731
+    chance = lambda s: [("+1", 0.5), ("+3", 0.5)]
     return from_functions("dice_race", INITIAL_STATE={"turn": 0, "pending": False, "r": [0.0] * 3},
                           METADATA=meta, get_current_player=current, get_player_name=str,
                           get_legal_actions=legal, apply_action=apply,

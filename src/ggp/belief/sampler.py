@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Callable
+from collections.abc import Callable
 
 from ggp.belief.exact import OpponentModel, information_set, uniform_opponent
 from ggp.belief.generic import particle_filter
