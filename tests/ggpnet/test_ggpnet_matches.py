@@ -8,6 +8,10 @@ import time
 import pytest
 from conftest import gdl_file, quick_player, running
 
+from ggp.arena.report import write_report
+from ggp.arena.stats import tabulate
+from ggp.arena.store import read_records
+from ggp.core.errors import GGPError
 from ggp.ggpnet.game import load_match_game
 from ggp.ggpnet.manager import LOCAL_RANDOM, MatchConfig, arena_row, run_match, run_series
 from ggp.ggpnet.player import GGPPlayer
@@ -126,11 +130,19 @@ def test_series_rotates_roles_and_writes_arena_rows(tmp_path):
     assert [r["seats"] for r in rows] == [["ours", "random"], ["random", "ours"]]
     lines = (tmp_path / "results.jsonl").read_text().splitlines()
     assert [json.loads(line) for line in lines] == rows
-    for row in rows:
+    for i, row in enumerate(rows):
         record = json.loads((tmp_path / f"{row['key']}.json").read_text())
-        assert row == arena_row(record, {sa.url: "ours"})
+        assert row == {**arena_row(record, {sa.url: "ours"}), "index": i}
         assert sorted(row["returns"]) == [0.0, 100.0]  # nim: one winner
         assert row["forfeit"] is None and len(row["moves"]) == 2
+    # the directory is an arena tournament directory: its statistics and report read it
+    cells, errors = tabulate(read_records(tmp_path / "results.jsonl"))
+    assert errors == 0 and {(c.agent, c.seat) for c in cells} == {
+        ("ours", 0), ("ours", 1), ("random", 0), ("random", 1)}
+    report = write_report(tmp_path, plots=False)["markdown"].read_text()
+    assert "| ours | P0 | random | 1 |" in report
+    with pytest.raises(GGPError):  # results are never mixed with an earlier series
+        run_series(game, [LOCAL_RANDOM, LOCAL_RANDOM], 1, MatchConfig(**QUICK), tmp_path)
 
 
 def test_step_limit_aborts_and_tells_the_players():

@@ -48,8 +48,9 @@ def serve(
 def manage(
     game: Path = typer.Argument(..., help="A .kif/.gdl game description."),
     player: list[str] = typer.Option(..., "--player", "-p",
-                                     help="A player URL (http://127.0.0.1:9147/) or 'random'; "
-                                          "one per role other than nature, in role order."),
+                                     help="A player URL (http://127.0.0.1:9147/) or 'random', "
+                                          "optionally labelled (ours=http://...); one per "
+                                          "role other than nature, in role order."),
     matches: int = typer.Option(1, help="Number of matches; players rotate through roles."),
     start_clock: float = typer.Option(10.0, help="Start clock (seconds)."),
     play_clock: float = typer.Option(5.0, help="Play clock (seconds)."),
@@ -59,7 +60,8 @@ def manage(
     upper: bool = typer.Option(False, help="Send upper-case messages (as Dresden does)."),
     max_steps: int = typer.Option(1000, help="Abort a match after this many steps."),
     seed: int = typer.Option(None, help="Random seed (random moves and substitutes)."),
-    out: Path = typer.Option(Path("ggp-matches"), help="Directory for match records."),
+    out: Path = typer.Option(Path("ggp-matches"), help="New directory for match records."),
+    report: bool = typer.Option(True, help="Write the arena's report (report.md) at the end."),
 ) -> None:
     """Run matches between HTTP players; write JSON match records and results.jsonl."""
     from ggp.core.errors import GGPError
@@ -72,15 +74,25 @@ def manage(
     config = MatchConfig(start_clock=start_clock, play_clock=play_clock, grace=grace,
                          form=form, max_steps=max_steps, upper=upper, seed=seed)
 
-    def report(record: dict) -> None:
+    def show(record: dict) -> None:
         goals = " ".join(f"{r}={v}" for r, v in (record["goals"] or {}).items())
         console.print(f"{record['match_id']}: {len(record['steps'])} steps, goals {goals or '-'}, "
                       f"{len(record['errors'])} error(s)"
                       + (f", aborted: {record['aborted']}" if record["aborted"] else ""),
                       highlight=False)
 
-    run_series(match_game, player, matches, config, out, on_match=report)
-    console.print(f"records in {out}/ (results.jsonl: one line per match)")
+    endpoints, labels = [], {}
+    for spec in player:
+        label, sep, endpoint = spec.partition("=")
+        endpoints.append(endpoint if sep else spec)
+        if sep:
+            labels[endpoint] = label
+    run_series(match_game, endpoints, matches, config, out, labels, on_match=show)
+    console.print(f"records in {out}/ (a JSON file per match; results.jsonl)")
+    if report:
+        from ggp.arena.report import write_report
+
+        console.print(f"report: {write_report(out, plots=False)['markdown']}")
 
 
 def register(app: typer.Typer) -> None:

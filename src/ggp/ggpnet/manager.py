@@ -17,8 +17,8 @@
 
 Every message is bounded by its clock, the number of steps by ``max_steps``, so a match
 always ends. :func:`run_series` plays several matches with the players rotated through
-the roles and writes one JSON record per match plus a ``results.jsonl`` line per match in
-the shape the arena's statistics read (see :func:`arena_row`).
+the roles and writes one JSON record per match plus a tournament directory in the arena's
+layout (``tournament.json``, ``results.jsonl``), which :mod:`ggp.arena.report` reports.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ggp.core.errors import GGPError
+from ggp.core.protocol import GameMetadata
 from ggp.ggpnet.game import MatchGame, canonical_move
 from ggp.ggpnet.messages import (
     abort_message,
@@ -221,26 +222,51 @@ def run_series(game: MatchGame, endpoints: list[str], matches: int, config: Matc
                out_dir: str | Path, labels: dict[str, str] | None = None,
                on_match=None) -> list[dict[str, Any]]:
     """Play ``matches`` matches, rotating ``endpoints`` (one per role other than nature)
-    through the roles; write ``<match_id>.json`` and a ``results.jsonl`` line for each
-    into ``out_dir``. ``on_match(record)`` is called after each match. Returns the rows."""
+    through the roles, into the empty or new directory ``out_dir``: ``<match_id>.json``
+    per match, a ``results.jsonl`` line per match (:func:`arena_row` plus its ``index``)
+    and a ``tournament.json`` in the arena's layout, so that
+    :func:`ggp.arena.report.write_report` reports the series. ``on_match(record)`` is
+    called after each match. Returns the rows."""
     seats = [r for r in game.roles if r != game.nature]
     if len(endpoints) != len(seats):
         raise GGPError(f"{game.name} needs {len(seats)} players ({', '.join(seats)}), "
                        f"got {len(endpoints)}.")
     out = Path(out_dir)
+    if (out / "results.jsonl").exists():
+        raise GGPError(f"{out} already holds match results; use another output directory.")
     out.mkdir(parents=True, exist_ok=True)
+    labels = labels or {}
+    _write_arena_config(out, game, [labels.get(e, e) for e in endpoints], matches, config)
     rows = []
     for i in range(matches):
         shift = i % len(seats)
         assignment = {role: endpoints[(k + shift) % len(seats)] for k, role in enumerate(seats)}
         seed = None if config.seed is None else config.seed + i
-        cfg = MatchConfig(**{**asdict(config), "seed": seed})
-        record = run_match(game, assignment, cfg)
+        record = run_match(game, assignment, MatchConfig(**{**asdict(config), "seed": seed}))
         (out / f"{record['match_id']}.json").write_text(json.dumps(record, indent=1))
-        row = arena_row(record, labels)
+        row = {**arena_row(record, labels), "index": i}
         with open(out / "results.jsonl", "a", encoding="utf-8") as fh:
             fh.write(json.dumps(row, separators=(",", ":")) + "\n")
         rows.append(row)
         if on_match is not None:
             on_match(record)
     return rows
+
+
+def _write_arena_config(out: Path, game: MatchGame, agents: list[str], matches: int,
+                        config: MatchConfig) -> None:
+    """``tournament.json`` as the arena writes it: its config and the game's metadata."""
+    from ggp.arena.tournament import TournamentConfig
+
+    seats = [r for r in game.roles if r != game.nature]
+    tournament = TournamentConfig(games=(game.name,), agents=tuple(agents), matches=matches,
+                                  seed=config.seed or 0, move_seconds=config.play_clock,
+                                  max_steps=config.max_steps)
+    meta = GameMetadata(num_players=len(seats), min_utility=0.0, max_utility=100.0,
+                        zero_sum=False, outcome="payoff", perfect_information=not game.gdl_ii,
+                        chance=game.nature is not None,
+                        source=f"GDL{'-II' if game.gdl_ii else ''} game played over HTTP",
+                        extra={"roles": seats})
+    data = {"config": tournament.to_dict(),
+            "games": {game.name: {"name": game.name, **meta.to_dict()}}}
+    (out / "tournament.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
