@@ -1,5 +1,6 @@
 """The player's protocol state machine, called directly (no network), and its GDL-II belief."""
 
+import gc
 import random
 
 import pytest
@@ -14,6 +15,7 @@ from ggp.gdl.terms import to_kif
 from ggp.ggpnet.game import load_match_game
 from ggp.ggpnet.hypotheses import HypothesisTracker
 from ggp.ggpnet.messages import rules_list, start_message
+from ggp.ggpnet.player import _QuietGC
 
 
 def start_text(path, match_id="m1", role=None, clocks=(2, 1)):
@@ -141,3 +143,17 @@ def test_hypotheses_weigh_monty_hall_like_bayes():
     # 2/3 in expectation, a little less with 16 particles (Jensen); 2400 samples. Keeping
     # the first consistent successor of each particle instead gives exactly 1/2.
     assert 0.6 < share < 0.73
+
+
+def test_full_collections_are_postponed_only_during_matches():
+    _FUZZED.close()  # ends its match, if the fuzz test left one running
+    before, default = _QuietGC._holders, gc.get_threshold()
+    one, two = quick_player(1), quick_player(2)
+    for player, match_id in ((one, "a"), (two, "b")):
+        text, _ = start_text(gdl_file("nim1.kif"), match_id=match_id)
+        assert player.handle(text) == (200, "ready")
+    assert _QuietGC._holders == before + 2 and gc.get_threshold()[2] == 1_000_000
+    assert one.handle("(ABORT a)") == (200, "aborted")
+    assert _QuietGC._holders == before + 1 and gc.get_threshold()[2] == 1_000_000
+    assert two.handle("(STOP b NIL)") == (200, "done")
+    assert _QuietGC._holders == before and gc.get_threshold() == default

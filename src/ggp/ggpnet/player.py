@@ -58,29 +58,43 @@ _HANDOFF = 0.1  # seconds between the chooser's deadline and the reply deadline
 
 
 class _QuietGC:
-    """Keeps full garbage collections out of a match.
+    """Keeps full garbage collections out of matches.
 
     A generation-2 collection stops every thread, and once the reasoner's caches and the
     search trees are large it takes 0.3-0.5 s (measured on connectFour), longer than the
-    safety margin. During a match the objects built by preparation are frozen (never
-    scanned) and full collections are postponed; search trees have no reference cycles,
-    so reference counting frees them anyway. Everything is restored when the match ends.
+    safety margin. While any player in the process is in a match, the objects built so
+    far are frozen (never scanned) and full collections are postponed; search trees have
+    no reference cycles, so reference counting frees them anyway. The collector is
+    restored when the last match ends (the state is per process, so it is counted).
     """
 
+    _lock = threading.Lock()
+    _holders = 0
+    _saved: tuple[int, int, int] = (0, 0, 0)
+
     def __init__(self) -> None:
-        self.saved: tuple[int, int, int] | None = None
+        self.holding = False
 
     def hold(self) -> None:
-        if self.saved is None:
-            self.saved = gc.get_threshold()
-            gc.freeze()
-            gc.set_threshold(self.saved[0], self.saved[1], 1_000_000)
+        with self._lock:
+            if self.holding:
+                return
+            self.holding = True
+            if _QuietGC._holders == 0:
+                _QuietGC._saved = gc.get_threshold()
+                gc.freeze()
+                gc.set_threshold(self._saved[0], self._saved[1], 1_000_000)
+            _QuietGC._holders += 1
 
     def release(self) -> None:
-        if self.saved is not None:
-            gc.set_threshold(*self.saved)
-            gc.unfreeze()
-            self.saved = None
+        with self._lock:
+            if not self.holding:
+                return
+            self.holding = False
+            _QuietGC._holders -= 1
+            if _QuietGC._holders == 0:
+                gc.set_threshold(*self._saved)
+                gc.unfreeze()
 
 
 def _share(deadline: float, fraction: float) -> float:
