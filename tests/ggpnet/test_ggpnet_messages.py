@@ -116,7 +116,7 @@ def messages(draw):
     return "(INFO)", Info()
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(messages())
 def test_written_messages_parse_back(case):
     text, expected = case
@@ -137,7 +137,7 @@ def respelled(draw):
     return "".join(out), expected
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(respelled())
 def test_case_and_whitespace_do_not_matter(case):
     text, expected = case

@@ -133,7 +133,7 @@ def test_hypotheses_weigh_monty_hall_like_bayes():
     behind = {"(car 1)": 0, "(car 2)": 0}
     rng = random.Random(5)
     for _ in range(150):
-        tracker = HypothesisTracker(game, "candidate", rng=rng)
+        tracker = HypothesisTracker(game, "candidate", size=16, rng=rng)
         tracker.observe("(choose 1)", ["(does candidate (choose 1))"])
         tracker.observe("noop", ["(does candidate noop)", "(open_door 3)"])
         for hyp in tracker.ensure():

@@ -51,7 +51,7 @@ class HypothesisTracker:
     consistent hypotheses.
     """
 
-    def __init__(self, game: MatchGame, role: str, size: int = 16,
+    def __init__(self, game: MatchGame, role: str, size: int = 48,
                  rng: random.Random | None = None) -> None:
         self.game = game
         self.role = role
