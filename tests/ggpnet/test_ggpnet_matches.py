@@ -39,6 +39,7 @@ def check_complete(record, game):
 
 @pytest.mark.parametrize("name, form, clock", [
     ("ticTacToe.kif", "gdl", 0.5), ("roshambo2.kif", "gdl", 0.5), ("nim1.kif", "gdl", 0.5),
+    ("roshambo2.kif", "gdl2", 0.5),  # a GDL game in the GDL-II form: everyone sees all moves
     ("tictactoe_3player.kif", "gdl", 0.5),
     ("montyhall.gdl", "gdl2", 0.5), ("montyhall.gdl", "gdl2-legacy", 0.5),
     ("kriegTTT_4x4.gdl", "gdl2", 0.5), ("kriegTTT_4x4.gdl", "gdl2-legacy", 0.5),
@@ -54,6 +55,10 @@ def test_our_players_complete_matches_without_errors(name, form, clock):
     check_complete(record, game)
     assert record["errors"] == []
     assert record["form"] == form and record["gdl_ii"] == (form != "gdl")
+    if record["gdl_ii"] and not game.gdl_ii:
+        for step in record["steps"]:
+            assert step["percepts"]["white"] == sorted(
+                f"(did {r} {m})" for r, m in step["moves"].items())
     if game.gdl_ii:  # each player saw only its own percepts, recorded per step
         assert all(set(s["percepts"]) == set(game.roles) for s in record["steps"])
 

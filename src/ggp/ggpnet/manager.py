@@ -8,7 +8,9 @@
 * the GDL-II ``random`` role (and any role given the endpoint ``random``) is played by
   the manager itself with uniformly random legal moves and is never contacted;
 * in GDL-II each player receives only its own percepts (the ``sees`` rules), in the
-  5-field form ``(PLAY id turn lastmove percepts)`` or the older 3-field form;
+  5-field form ``(PLAY id turn lastmove percepts)`` or the older 3-field form; a GDL
+  game played in a GDL-II form gets a rule by which every role sees every move (as the
+  Dresden controller adds);
 * a move that is missing (dead player, timeout, HTTP error), unparseable or illegal is
   replaced by a random legal move in GDL (ggp-base) or the first legal move in GDL-II
   (Dresden), and the replacement is recorded in the record's ``errors``;
@@ -48,6 +50,8 @@ from ggp.ggpnet.transport import Exchange, send_message
 LOCAL_RANDOM = "random"  # endpoint name of a player the manager plays itself
 RECORD_FORMAT = "ggp.ggpnet.match/1"
 FORMS = ("auto", "gdl", "gdl2", "gdl2-legacy")
+# Added to a GDL game played in a GDL-II form, as the Dresden controller does.
+SEE_ALL_MOVES = "(<= (sees ?p (did ?q ?m)) (role ?p) (does ?q ?m))"
 
 
 @dataclass
@@ -78,6 +82,11 @@ def run_match(game: MatchGame, endpoints: dict[str, str], config: MatchConfig,
     missing = [r for r in game.roles if r != game.nature and r not in endpoints]
     if missing:
         raise GGPError(f"No player for role(s) {', '.join(missing)}.")
+    if game.gdl_ii and config.form == "gdl":
+        raise GGPError("A GDL-II game needs a GDL-II message form (gdl2 or gdl2-legacy).")
+    if not game.gdl_ii and config.form in ("gdl2", "gdl2-legacy"):
+        # as the Dresden controller does: every role sees every move
+        game = MatchGame(game.rules + "\n" + SEE_ALL_MOVES, gdl_ii=True, name=game.name)
     return _Match(game, endpoints, config, match_id).run()
 
 
