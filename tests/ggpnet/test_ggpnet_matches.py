@@ -43,7 +43,8 @@ def check_complete(record, game):
     ("tictactoe_3player.kif", "gdl", 0.5),
     ("montyhall.gdl", "gdl2", 0.5), ("montyhall.gdl", "gdl2-legacy", 0.5),
     ("kriegTTT_4x4.gdl", "gdl2", 0.5), ("kriegTTT_4x4.gdl", "gdl2-legacy", 0.5),
-    ("guessSix.gdl", "gdl2", 0.5), ("numberguessing.gdl", "gdl2-legacy", 0.5),
+    ("guessSix.gdl", "gdl2", 0.5), ("guessSix.gdl", "gdl2-legacy", 0.5),
+    ("numberguessing.gdl", "gdl2-legacy", 0.5),
     # 52 cards dealt by nature: tracking the hidden cards needs more than a split second
     ("blackjack.gdl", "gdl2", 2.0),
 ])
@@ -186,3 +187,25 @@ def test_player_survives_hostile_traffic_during_a_match():
     assert record["errors"] == []
     statuses = [ex.error or ex.reply for ex in replies]
     assert statuses == ["http 400", "busy", "busy", "http 400", "busy", "http 413"]
+
+
+def test_gdl_game_with_a_role_named_random():
+    """ggp.org's beatMania.kif is plain GDL whose first role is called random: the
+    player learns from the second PLAY that the server speaks GDL, not GDL-II."""
+    game = load_match_game(gdl_file("beatMania.kif"))
+    assert not game.gdl_ii and game.roles == ["random", "player"]
+    ours = quick_player(5)
+    seen = []
+
+    def handle(text, received):
+        reply = ours.handle(text, received)
+        match = ours._match
+        if match is not None and match.game is not None:
+            seen.append(match.game.gdl_ii)
+        return reply
+
+    with running(handle) as (server,):
+        record = run_match(game, {"random": LOCAL_RANDOM, "player": server.url},
+                           MatchConfig(**{**QUICK, "max_steps": 30}))
+    assert record["errors"] == [] and len(record["steps"]) >= 2
+    assert seen[0] is True and seen[-1] is False  # GDL-II until the joint move came

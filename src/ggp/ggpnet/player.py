@@ -38,6 +38,7 @@ from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.gdl.adapter import NATURE, load_gdl_text, parse_description
 from ggp.gdl.terms import to_kif
+from ggp.gdl.validate import is_gdl_ii
 from ggp.ggpnet.choosers import Chooser, Decision, SearchChooser, Stopped
 from ggp.ggpnet.game import Fluents, MatchGame, detect_gdl_ii
 from ggp.ggpnet.hypotheses import HypothesisTracker
@@ -131,6 +132,7 @@ class _Match:
         self.player = -1
         self.state: Fluents | None = None  # GDL: the true state
         self.tracker: HypothesisTracker | None = None  # GDL-II
+        self.ambiguous = False  # GDL or GDL-II is decided by the second PLAY
         self.plays = 0  # PLAY messages accepted
         self.five_field: bool | None = None
         self.last_reply: str | None = None
@@ -233,18 +235,10 @@ class GGPPlayer:
             desc = parse_description(start.rules, f"match {start.match_id}", "kif")
             # a role named random that is given to a player is a player, not nature
             gdl_ii = detect_gdl_ii(desc) and start.role != NATURE
-            model = load_gdl_text(start.rules, name=start.match_id, syntax="kif",
-                                  gdl_ii=gdl_ii)
-            game = MatchGame(start.rules, gdl_ii=gdl_ii, reasoner=model.namespace.reasoner)
-            if start.role not in model.namespace.players:
-                raise ProtocolError(f"role {start.role!r} is not a player of this game "
-                                    f"(roles: {', '.join(game.roles)})")
-            match.model, match.game = model, game
-            match.player = model.namespace.players.index(start.role)
-            if gdl_ii:
-                match.tracker = HypothesisTracker(game, start.role, rng=self.rng)
-            else:
-                match.state = game.initial()
+            # a random role without sees rules: GDL-II (guessSix) or GDL (beatMania);
+            # the first PLAY after NIL tells (see _update)
+            match.ambiguous = gdl_ii and not is_gdl_ii(desc)
+            self._load(match, gdl_ii)
             with self._lock:
                 if self._match is match:
                     self._gc.hold()
@@ -255,6 +249,19 @@ class GGPPlayer:
             match.error = f"cannot play these rules: {type(exc).__name__}: {exc}"
         finally:
             match.ready.set()
+
+    def _load(self, match: _Match, gdl_ii: bool) -> None:
+        """Build the world model and the match state for the rules (GDL or GDL-II)."""
+        start = match.start
+        model = load_gdl_text(start.rules, name=start.match_id, syntax="kif", gdl_ii=gdl_ii)
+        game = MatchGame(start.rules, gdl_ii=gdl_ii, reasoner=model.namespace.reasoner)
+        if start.role not in model.namespace.players:
+            raise ProtocolError(f"role {start.role!r} is not a player of this game "
+                                f"(roles: {', '.join(game.roles)})")
+        match.model, match.game = model, game
+        match.player = model.namespace.players.index(start.role)
+        match.tracker = HypothesisTracker(game, start.role, rng=self.rng) if gdl_ii else None
+        match.state = None if gdl_ii else game.initial()
 
     def _on_end(self, match_id: str, reply: str) -> tuple[int, str]:
         with self._lock:
@@ -351,6 +358,12 @@ class GGPPlayer:
         """Apply what a PLAY after the first tells: the joint move (GDL), or this role's
         executed move and percepts (GDL-II; the 3-field form carries no move, so the
         player's own last reply is assumed)."""
+        if match.ambiguous:
+            match.ambiguous = False
+            # without sees rules GDL-II percepts are always empty; a full joint move
+            # means the server plays plain GDL, with random an ordinary role
+            if not play.five_field and play.items and len(play.items) == len(match.game.roles):
+                self._load(match, gdl_ii=False)
         game = match.game
         assert game is not None
         if not game.gdl_ii:
