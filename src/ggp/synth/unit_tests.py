@@ -1,0 +1,190 @@
+"""Unit tests generated from trajectories, rendered as readable ``unittest`` code.
+
+Three kinds of test (seed 000 §4.1, App. G.2 and G.5):
+
+* ``transition`` — one per non-final step of an open-deck trajectory: from the recorded
+  state, every protocol function must give the recorded answer (current player, player
+  name, rewards, observations, legal actions as a set, and the next state after the
+  recorded action); step 0 also checks ``INITIAL_STATE``.
+* ``terminal`` — the last state of a finished game: terminal player, final rewards,
+  observations, no legal actions.
+* ``random_play`` — from the recorded initial state, seeded random play must run without
+  errors, give one reward per player and reach a terminal state within a step bound.
+
+Expected values are JSON literals; results are normalized through JSON before comparing
+(so a tuple equals a list, as the protocol says), and ``unittest``'s messages show the
+expected and the actual value. The same source is shown to the LLM and run in the
+sandbox, so what the model reads is exactly what is measured.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ggp.core.protocol import TERMINAL
+from ggp.synth.trajectories import TrajectorySet
+
+KINDS = ("transition", "terminal", "random_play")
+
+# Defined once at the top of the test module (shown to the LLM with the tests).
+PRELUDE = '''\
+import json
+import random
+import unittest
+
+
+class CWMTestCase(unittest.TestCase):
+    maxDiff = 3000
+
+    def assertJSONEqual(self, expected, actual, call):
+        """Compare as JSON values, so a tuple equals a list."""
+        try:
+            actual = json.loads(json.dumps(actual))
+        except (TypeError, ValueError) as exc:
+            self.fail(f"{call} returned a value that is not JSON-serializable: {exc}")
+        self.assertEqual(expected, actual, call)
+'''
+
+
+@dataclass(frozen=True)
+class UnitTest:
+    """One generated test: a stable id, its kind and its ``unittest`` source."""
+
+    id: str
+    kind: str
+    source: str
+
+
+def _lit(value) -> str:
+    """A Python literal for a JSON value."""
+    return repr(value)
+
+
+def transition_test(name: str, step, next_step, *, check_initial: bool) -> UnitTest:
+    state = _lit(step.state)
+    action = step.action
+    lines = [
+        f"class {name}(CWMTestCase):",
+        f'    """Player {step.current_player} takes {action!r}."""',
+        "",
+        "    def test(self):",
+        f"        state = {state}",
+    ]
+    if check_initial:
+        lines.append("        self.assertJSONEqual(state, INITIAL_STATE, 'INITIAL_STATE')")
+    lines += [
+        f"        self.assertJSONEqual({step.current_player}, get_current_player(state), "
+        "'get_current_player(state)')",
+    ]
+    if step.player_name:
+        lines.append(f"        self.assertEqual({step.player_name!r}, "
+                     f"get_player_name({step.current_player}), "
+                     f"'get_player_name({step.current_player})')")  # names are str
+    lines += [
+        f"        self.assertJSONEqual({_lit(step.rewards)}, get_rewards(state), "
+        "'get_rewards(state)')",
+        f"        self.assertJSONEqual({_lit(step.observations)}, get_observations(state), "
+        "'get_observations(state)')",
+        f"        self.assertSetEqual(set({_lit(sorted(step.legal_actions))}), "
+        "set(get_legal_actions(state)), 'get_legal_actions(state)')",
+        f"        self.assertJSONEqual({_lit(next_step.state)}, apply_action(state, "
+        f"{action!r}), {f'apply_action(state, {action!r})'!r})",
+    ]
+    return UnitTest(name, "transition", "\n".join(lines) + "\n")
+
+
+def terminal_test(name: str, step) -> UnitTest:
+    lines = [
+        f"class {name}(CWMTestCase):",
+        '    """The game is over in this state."""',
+        "",
+        "    def test(self):",
+        f"        state = {_lit(step.state)}",
+        f"        self.assertJSONEqual({TERMINAL}, get_current_player(state), "
+        "'get_current_player(state)')",
+        f"        self.assertJSONEqual({_lit(step.rewards)}, get_rewards(state), "
+        "'get_rewards(state)')",
+        f"        self.assertJSONEqual({_lit(step.observations)}, get_observations(state), "
+        "'get_observations(state)')",
+        "        self.assertJSONEqual([], list(get_legal_actions(state)), "
+        "'get_legal_actions(state)')",
+    ]
+    return UnitTest(name, "terminal", "\n".join(lines) + "\n")
+
+
+def random_play_test(name: str, initial_state, num_players: int, seed: int,
+                     max_steps: int = 1000) -> UnitTest:
+    start = "INITIAL_STATE" if initial_state is None else _lit(initial_state)
+    source = f'''\
+class {name}(CWMTestCase):
+    """Random play must run without errors and end within {max_steps} steps."""
+
+    def test(self):
+        rng = random.Random({seed})
+        state = {start}
+        for _ in range({max_steps}):
+            player = get_current_player(state)
+            rewards = get_rewards(state)
+            self.assertEqual({num_players}, len(rewards), f"get_rewards gave {{rewards!r}}")
+            if player == {TERMINAL}:
+                return
+            legal = list(get_legal_actions(state))
+            print(f"player {{player}} in state {{state}}; legal actions {{legal[:10]}}")
+            self.assertTrue(legal, "no legal actions in a non-terminal state")
+            action = rng.choice(sorted(legal))
+            print(f"player {{player}} takes {{action!r}}")
+            state = apply_action(state, action)
+        self.fail("no terminal state after {max_steps} random steps")
+'''
+    return UnitTest(name, "random_play", source)
+
+
+def generate_tests(trajectories: TrajectorySet, *, prefix: str = "",
+                   random_play: int = 5, seed: int = 0) -> list[UnitTest]:
+    """All tests of ``trajectories`` (closed deck gives only random-play tests)."""
+    tests: list[UnitTest] = []
+    for t, trajectory in enumerate(trajectories.trajectories):
+        steps = trajectory.steps
+        for s in range(len(steps) - 1):
+            name = f"Test{prefix}Transition_g{t}_s{s}"
+            tests.append(transition_test(name, steps[s], steps[s + 1], check_initial=s == 0))
+        if steps and steps[-1].current_player == TERMINAL:
+            tests.append(terminal_test(f"Test{prefix}Terminal_g{t}", steps[-1]))
+    rng = random.Random(seed)
+    for k in range(random_play):
+        tests.append(random_play_test(f"Test{prefix}RandomPlay_{k}", trajectories.initial_state,
+                                      trajectories.num_players, rng.randrange(10**6)))
+    return tests
+
+
+def render_module(tests: list[UnitTest], results: dict[str, dict] | None = None) -> str:
+    """The tests as one ``unittest`` module; failed tests get their error as a comment."""
+    parts = [PRELUDE]
+    for test in tests:
+        parts.append(annotate(test, (results or {}).get(test.id)))
+    return "\n\n".join(parts)
+
+
+def annotate(test: UnitTest, result: dict | None) -> str:
+    """The test's source, preceded by ``# TODO`` comments with its failure, if any."""
+    if not result or result.get("passed"):
+        return test.source
+    lines = ["# TODO: this test fails. Error:"]
+    lines += [f"#   {line}" for line in (result.get("error") or "").rstrip().splitlines()]
+    output = (result.get("output") or "").rstrip().splitlines()
+    if output:
+        lines.append(f"# Last {len(output)} lines the test printed:")
+        lines += [f"#   {line}" for line in output]
+    return "\n".join(lines) + "\n" + test.source
+
+
+def sample_tests(tests: list[UnitTest], per_kind: int, rng: random.Random,
+                 only: set[str] | None = None) -> list[UnitTest]:
+    """Up to ``per_kind`` tests of each kind (restricted to ids in ``only``), in order."""
+    chosen: list[UnitTest] = []
+    for kind in KINDS:
+        pool = [t for t in tests if t.kind == kind and (only is None or t.id in only)]
+        picked = set(id(t) for t in rng.sample(pool, min(per_kind, len(pool))))
+        chosen += [t for t in pool if id(t) in picked]
+    return chosen
