@@ -59,10 +59,17 @@ class Task:
 
 def reference_task(spec: str, *, games: int = 5, players: list[str] | None = None,
                    seed: int = 0, deck: str = "open") -> Task:
-    """A task for a registered game: its rules and ``games`` recorded games."""
+    """A task for a registered game: its rules and ``games`` recorded games.
+
+    ``players`` holds one agent spec per seat, or a single spec for every seat."""
     from ggp.core.registry import make_game
 
     model = make_game(spec)
+    if players is not None and len(players) == 1:
+        players = players * model.num_players
+    if players is not None and len(players) != model.num_players:
+        raise RunError(f"{model.name} has {model.num_players} players; got "
+                       f"{len(players)} player specs ({', '.join(players)}).")
     if not model.rules.strip():
         raise RunError(f"The game {spec!r} has no rules text to give to the model.")
     train = collect(model, games=games, seed=seed, players=players, deck=deck)
