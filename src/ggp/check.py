@@ -37,8 +37,15 @@ class Violation:
     actions: tuple[Action, ...]
 
     def __str__(self) -> str:
-        seq = ", ".join(repr(a) for a in self.actions) or "(initial state)"
+        shown = [repr(a) for a in self.actions]
+        if len(shown) > 24:
+            shown = shown[:12] + [f"... {len(shown) - 20} more ..."] + shown[-8:]
+        seq = ", ".join(shown) or "(initial state)"
         return f"[{self.kind}] {self.function}: {self.message}\n    reproduce with: {seq}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "function": self.function, "message": self.message,
+                "actions": list(self.actions)}
 
 
 @dataclass
@@ -199,6 +206,7 @@ class _StateChecker:
         return self.model.sample_chance(state, rng)
 
     def apply(self, state, action, actions) -> Any:
+        actions = [*actions, action]  # the reproducer ends with the offending move
         before = canonical_json(state)
         original = copy.deepcopy(state)
         try:

@@ -11,25 +11,31 @@ from rich.table import Table
 from ggp.core.model import load_model
 from ggp.core.registry import registered_games
 
-console = Console()
+import sys
+
+# Wide tables stay readable when the output is piped (rich assumes 80 columns then).
+console = Console(width=None if sys.stdout.isatty() else 160)
 
 
 def games() -> None:
     """List the registered reference games and their properties."""
+    entries = sorted(registered_games().items())
     table = Table(title="Registered games")
-    for column in ("game", "players", "information", "chance", "payoff", "utility",
-                   "OpenSpiel check", "parameters"):
+    table.add_column("game", no_wrap=True, min_width=max(len(n) for n, _ in entries))
+    for column in ("players", "information", "chance", "payoff", "utility",
+                   "OpenSpiel", "parameters"):
         table.add_column(column)
-    for name, entry in sorted(registered_games().items()):
+    for name, entry in entries:
         m = entry.metadata
         table.add_row(
             name,
             str(m.num_players),
-            "perfect" if m.perfect_information else "imperfect",
+            "perfect" if m.perfect_information else "hidden",
             "yes" if m.chance else "no",
-            ("zero-sum " if m.zero_sum else "general-sum ") + m.outcome.replace("_", "/"),
+            ("zero-sum " if m.zero_sum else "general-sum ")
+            + ("W/L/D" if m.outcome == "win_loss_draw" else "payoff"),
             f"{m.min_utility:g}..{m.max_utility:g}",
-            m.openspiel or "-",
+            (m.openspiel or "-").split("(")[0],
             ", ".join(f"{k}={v}" for k, v in entry.parameters.items()) or "-",
         )
     console.print(table)
@@ -40,12 +46,18 @@ def check(
     games: int = typer.Option(50, help="Random games to play."),
     seed: int = typer.Option(0, help="Random seed."),
     max_steps: int = typer.Option(5000, help="Step bound per game (non-termination)."),
+    json_out: str = typer.Option("", "--json", help="Also write the violations as JSON here."),
 ) -> None:
     """Check that a world model follows the protocol; exit 1 if it does not."""
     from ggp.check import check_model
 
     world = load_model(model)
     report = check_model(world, games=games, seed=seed, max_steps=max_steps)
+    if json_out:
+        with open(json_out, "w", encoding="utf-8") as fh:
+            json.dump({"model": world.name, "games": report.games, "steps": report.steps,
+                       "violations": [v.to_dict() for v in report.violations.values()]},
+                      fh, indent=1)
     if report.ok:
         console.print(f"[green]OK[/] {world.name}: {report.games} random games, "
                       f"{report.steps} steps, no protocol violations.")
@@ -60,8 +72,9 @@ def check(
 def play(
     game: str = typer.Argument("tic_tac_toe", help="Game name, .py model or .kif file."),
     players: str = typer.Option(
-        "random,random", "--players", "-p",
-        help="Comma-separated agent specs, one per seat, e.g. 'mcts:sims=500,human'.",
+        "", "--players", "-p",
+        help="Comma-separated agent specs, one per seat, e.g. 'mcts:sims=500,human' "
+        "(default: random in every seat).",
     ),
     seed: int = typer.Option(0, help="Random seed of the match."),
     show: bool = typer.Option(True, help="Print each move."),
@@ -72,7 +85,7 @@ def play(
     from ggp.arena.match import play_match
 
     world = load_model(game)
-    specs = [s for s in players.split(",") if s.strip()]
+    specs = [s for s in players.split(",") if s.strip()] or ["random"] * world.num_players
     if len(specs) != world.num_players:
         raise typer.BadParameter(
             f"{world.name} has {world.num_players} players; --players names {len(specs)}."

@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
     _register_subcommands()
     try:
-        app(args=argv, standalone_mode=False)
+        status = app(args=argv, standalone_mode=False)
     except GGPError as exc:
         if _state["debug"] or "--debug" in (argv or sys.argv):
             raise
@@ -61,14 +61,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except SystemExit as exc:
         return int(exc.code or 0)
-    except Exception as exc:  # noqa: BLE001 - click usage errors and the like
-        import click
-
-        if isinstance(exc, click.ClickException):
+    except Exception as exc:  # click's usage errors (typer may vendor click)
+        if hasattr(exc, "show") and hasattr(exc, "exit_code"):
             exc.show()
             return exc.exit_code
         raise
-    return 0
+    return status if isinstance(status, int) else 0
 
 
 if __name__ == "__main__":

@@ -81,7 +81,7 @@ class WorldModel:
         self.num_players = (
             self._metadata.num_players
             if self._metadata is not None
-            else len(self.rewards(self.initial_state()))
+            else len(self.observations(self.initial_state()))
         )
 
     # ----------------------------------------------------------------- properties
@@ -230,8 +230,13 @@ def _describe(exc: BaseException) -> str:
 # --------------------------------------------------------------------- loading
 def load_model(spec: str, *, trusted: bool | None = None) -> WorldModel:
     """Load a world model from a registry name (``"leduc_poker(blinds=true)"``), a Python
-    file (``path/to/model.py``) or a GDL file (``.kif``, ``.gdl``, ``.gdl2``, ``.kif2``).
+    file (``path/to/model.py``), a GDL file (``.kif``, ``.gdl``, ``.gdl2``, ``.kif2``) or an
+    OpenSpiel game (``"openspiel:goofspiel(num_cards=4)"``).
     """
+    if spec.startswith("openspiel:"):
+        from ggp.openspiel.model import openspiel_model  # needs the openspiel extra
+
+        return openspiel_model(spec)
     path = Path(spec)
     if path.suffix.lower() in (".kif", ".gdl", ".gdl2", ".kif2", ".gdlii"):
         from ggp.gdl.adapter import load_gdl_model  # GDL support is a subsystem of its own

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Install ggp with its test extras into ./.venv and run the whole test suite.
+# Extra arguments go to pytest (e.g. `bash scripts/test.sh -x tests/core`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON="${PYTHON:-python3}"
+[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+set +e
+.venv/bin/python -m pytest "$@"
+status=$?
+set -e
+if [ "$status" -eq 5 ]; then
+  echo "error: pytest collected no tests; treating that as a failure" >&2
+  exit 1
+fi
+exit "$status"

@@ -1,0 +1,134 @@
+"""World models as registered pyspiel games: OpenSpiel's CFR, best response and
+exploitability give the same numbers on our Kuhn and Leduc as on OpenSpiel's own."""
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from open_spiel.python import policy  # noqa: E402
+from open_spiel.python.algorithms import cfr, exploitability  # noqa: E402
+from open_spiel.python.algorithms.expected_game_score import policy_value  # noqa: E402
+
+from ggp.core.errors import GGPError  # noqa: E402
+from ggp.core.model import load_model  # noqa: E402
+from ggp.openspiel.game import explore_actions, register_world_model  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+    return register_world_model(load_model("kuhn_poker"), "ggp_test_kuhn")
+
+
+@pytest.fixture(scope="module")
+def leduc():
+    return register_world_model(load_model("leduc_poker"), "ggp_test_leduc")
+
+
+def cpp_cfr_plus(game, iterations):
+    solver = pyspiel.CFRPlusSolver(game)
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+    return pyspiel.exploitability(game, solver.average_policy()), solver
+
+
+def python_cfr_plus(game, iterations):
+    solver = cfr.CFRPlusSolver(game)
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+    average = solver.average_policy()
+    return exploitability.exploitability(game, average), average
+
+
+def test_game_info(kuhn, leduc):
+    assert kuhn.get_type().short_name == "ggp_test_kuhn"
+    assert (kuhn.num_distinct_actions(), kuhn.max_chance_outcomes()) == (2, 3)
+    assert (kuhn.min_utility(), kuhn.max_utility(), kuhn.max_game_length()) == (-2, 2, 5)
+    assert (leduc.num_distinct_actions(), leduc.max_chance_outcomes()) == (3, 6)
+    assert (leduc.min_utility(), leduc.max_utility()) == (-13, 13)
+    assert pyspiel.load_game("ggp_test_kuhn").num_players() == 2
+
+
+def test_information_states_count(kuhn):
+    """Kuhn has 12 information states (6 per player), as in OpenSpiel."""
+    table = policy.TabularPolicy(kuhn)
+    native = policy.TabularPolicy(pyspiel.load_game("kuhn_poker"))
+    assert len(table.state_lookup) == len(native.state_lookup) == 12
+
+
+def test_uniform_exploitability(kuhn, leduc):
+    assert exploitability.exploitability(kuhn, policy.UniformRandomPolicy(kuhn)) == (
+        pytest.approx(0.458333, abs=1e-6))
+    native = pyspiel.load_game("leduc_poker")
+    ours = exploitability.exploitability(leduc, policy.UniformRandomPolicy(leduc))
+    assert ours == pytest.approx(
+        exploitability.exploitability(native, policy.UniformRandomPolicy(native)), abs=1e-9)
+    assert ours == pytest.approx(2.3736, abs=1e-4)
+
+
+def test_kuhn_cfr_plus_matches_native(kuhn):
+    native = pyspiel.load_game("kuhn_poker")
+    ours_cpp, _ = cpp_cfr_plus(kuhn, 100)
+    native_cpp, _ = cpp_cfr_plus(native, 100)
+    assert ours_cpp == pytest.approx(native_cpp, abs=1e-9)
+    ours_py, average = python_cfr_plus(kuhn, 100)
+    assert ours_py == pytest.approx(native_cpp, abs=1e-9)
+    assert ours_py < 2e-3
+    value = policy_value(kuhn.new_initial_state(), [average, average])[0]
+    assert value == pytest.approx(-1 / 18, abs=5e-3)
+
+
+def test_leduc_cfr_plus_matches_native(leduc):
+    native = pyspiel.load_game("leduc_poker")
+    ours, _ = cpp_cfr_plus(leduc, 3)
+    theirs, _ = cpp_cfr_plus(native, 3)
+    assert ours == pytest.approx(theirs, abs=1e-9)
+    ours, _ = python_cfr_plus(leduc, 2)
+    theirs, _ = python_cfr_plus(native, 2)
+    assert ours == pytest.approx(theirs, abs=1e-9)
+
+
+def test_best_response_value(kuhn):
+    from open_spiel.python.algorithms.best_response import BestResponsePolicy
+
+    response = BestResponsePolicy(kuhn, 0, policy.UniformRandomPolicy(kuhn))
+    assert response.value(kuhn.new_initial_state()) == pytest.approx(0.5)
+
+
+def test_strings_and_clones(kuhn):
+    state = kuhn.new_initial_state()
+    assert [state.action_to_string(a) for a, _ in state.chance_outcomes()] == [
+        "Deal J", "Deal K", "Deal Q"]
+    for name in ["Deal K", "Deal J"]:
+        state.apply_action(state.string_to_action(name))
+    clone = state.clone()
+    clone.apply_action(clone.string_to_action("Bet"))
+    assert state.current_player() == 0 and clone.current_player() == 1
+    info0 = state.information_state_string(0)
+    assert '"my_card":"K"' in info0 and '"J"' not in info0
+    assert state.world_model_state()["cards"] == ["K", "J"]
+
+
+def test_perfect_information_game_without_chance():
+    ttt = register_world_model(load_model("tic_tac_toe"), "ggp_test_ttt")
+    assert ttt.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert ttt.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert ttt.num_distinct_actions() == 18  # x(r,c) and o(r,c)
+    state = ttt.new_initial_state()
+    state.apply_action(state.string_to_action("x(1,1)"))
+    assert state.current_player() == 1
+
+
+def test_explicit_action_lists_and_errors():
+    model = load_model("kuhn_poker")
+    game = register_world_model(model, "ggp_test_kuhn_listed", actions=["Pass", "Bet"],
+                                chance_actions=["Deal J", "Deal Q", "Deal K"],
+                                max_game_length=5)
+    assert game.num_distinct_actions() == 2
+    assert explore_actions(model)["max_game_length"] == 5
+    with pytest.raises(GGPError, match="max_game_length"):
+        register_world_model(model, "ggp_test_bad", actions=["Pass", "Bet"])
+    with pytest.raises(GGPError, match="no OpenSpiel id"):
+        register_world_model(model, "ggp_test_missing", actions=["Pass", "Bet"],
+                             chance_actions=["Deal J"], max_game_length=5)
+    with pytest.raises(GGPError, match="more than 10 states"):
+        register_world_model(load_model("leduc_poker"), "ggp_test_big", max_nodes=10)
