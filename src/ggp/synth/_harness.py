@@ -3,7 +3,8 @@
 This file is copied into the sandbox's private directory and run as a script with
 ``python -I -S``: it must use the standard library only. Inputs in the working directory:
 ``cwm.py`` (the candidate) and ``tests.json`` (``{"prelude": str, "tests": [{"id",
-"source"}], "test_seconds": float}``). It appends one JSON line per test to
+"source"}], "test_seconds": float, "max_timeouts": int}``); after ``max_timeouts`` tests
+timed out, the remaining ones are reported as not run. It appends one JSON line per test to
 ``results.jsonl`` as soon as the test ends: ``{"id", "passed", "error", "output"}``, so a
 run that is killed still reports the tests that finished.
 
@@ -164,8 +165,16 @@ def main():
         return
     prelude_ns = {k: v for k, v in vars(candidate).items() if not k.startswith("__")}
     exec(compile(spec["prelude"], "<prelude>", "exec"), prelude_ns)
+    timeouts = 0
+    max_timeouts = int(spec.get("max_timeouts", 3))
     for test in spec["tests"]:
-        record = run_test(test, prelude_ns, seconds)
+        if timeouts >= max_timeouts:
+            # Slow code would make every remaining test wait for its timer too.
+            record = {"id": test["id"], "passed": False, "output": "",
+                      "error": f"Not run: {timeouts} earlier tests timed out."}
+        else:
+            record = run_test(test, prelude_ns, seconds)
+            timeouts += bool(record["error"] and record["error"].startswith("Timed out"))
         out.write(json.dumps(record) + "\n")
         out.flush()
     out.close()
