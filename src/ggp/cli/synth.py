@@ -157,12 +157,14 @@ def _summary_rows(meta: dict, run_dir: Path) -> list[tuple[str, str]]:
     test = meta.get("test") or {}
     tokens = meta.get("tokens", {})
     backend = meta.get("backend", {})
+    scripted = meta.get("scripted_answers")
+    scripted = f", {scripted} scripted: not a model's work" if scripted else ""
     rows = [
         ("status", meta.get("status", "?")),
         ("backend", f"{backend.get('name', '?')} ({backend.get('model', '?')})"),
         ("mode", meta["settings"]["mode"]),
-        ("LLM calls", f"{meta.get('calls', 0)} ({meta.get('replayed_calls', 0)} replayed"
-                      f"{', %d scripted' % meta['scripted_answers'] if meta.get('scripted_answers') else ''})"),
+        ("LLM calls",
+         f"{meta.get('calls', 0)} ({meta.get('replayed_calls', 0)} replayed{scripted})"),
         ("tokens", f"{tokens.get('total', 0):,} (prompt {tokens.get('prompt', 0):,}, "
                    f"completion {tokens.get('completion', 0):,})"),
         ("time", f"{meta.get('time_s', 0):.1f} s"),

@@ -150,7 +150,7 @@ def collect(
     rng = random.Random(seed)
     n = model.num_players
     trajectories = []
-    for g in range(games):
+    for _ in range(games):
         if mix:
             specs = [rng.choice(mix) for _ in range(n)]
         else:
@@ -166,10 +166,7 @@ def collect(
 def close_deck(trajectory: Trajectory, player: int) -> Trajectory:
     """Keep only what ``player`` saw: its decision points and the end of the game."""
     view = []
-    returns = None
     for step in trajectory.steps:
-        returns = step.rewards if returns is None else [a + b for a, b in
-                                                        zip(returns, step.rewards)]
         if step.current_player == player or step.current_player == TERMINAL:
             view.append({
                 "observation": step.observations[player],
