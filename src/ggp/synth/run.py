@@ -255,10 +255,13 @@ def _counters(p: Progress) -> dict[str, Any]:
 
 
 def _header(meta: dict, best: Node) -> str:
-    model = meta.get("backend", {}).get("model") or "unknown model"
-    return (f"# Code world model of {meta['game']!r}, written by ggp synth with "
-            f"{meta.get('backend', {}).get('name', 'an LLM')} ({model}).\n"
-            f"# Node {best.id}: training accuracy {best.h:.4f}. See metadata.json.\n\n")
+    backend = meta.get("backend", {})
+    source = f"the {backend.get('name', '?')} backend, model {backend.get('model') or '?'}"
+    if meta.get("scripted_answers"):
+        source += "; scripted answers, not a model's work"
+    return (f"# Code world model of {meta['game']!r}, made by ggp synth (answers from "
+            f"{source}).\n# Node {best.id}: training accuracy {best.h:.4f}. "
+            "See metadata.json.\n\n")
 
 
 def _finish(store: RunStore, meta: dict, best: Node | None, refiner: Refiner,
