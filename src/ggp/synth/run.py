@@ -215,16 +215,32 @@ def synthesize(
                       on_node=save_node, on_progress=progress)
     started = time.monotonic()
     previous_time = float(meta.get("time_s", 0.0)) if resume else 0.0
+    stopped_by = None
     try:
         best = refiner.run()
+    except Exception as exc:  # noqa: BLE001 - only the LLM layer's budget stop is handled
+        if not _is_budget_error(exc):
+            raise
+        best, stopped_by = refiner.best, str(exc)
     finally:
         meta["time_s"] = round(previous_time + time.monotonic() - started, 3)
         meta.update(_counters(refiner.progress))
         meta["status"] = "interrupted"
         store.write_json("metadata.json", meta)
     meta["status"] = "solved" if refiner.solved else "budget spent"
+    if stopped_by:
+        meta["stopped_by"] = stopped_by
     _finish(store, meta, best, refiner, tests, task)
     return meta
+
+
+def _is_budget_error(exc: Exception) -> bool:
+    """Whether the LLM layer refused a call because a budget is used up."""
+    try:
+        from ggp.llm import BudgetExceededError
+    except ImportError:
+        return False
+    return isinstance(exc, BudgetExceededError)
 
 
 def _ground_truth(meta: dict) -> WorldModel | None:
