@@ -58,3 +58,17 @@ def test_usage_errors(tmp_path, capsys):
     assert main(["synth", "show"]) == 2
     assert main(["synth", "show", str(tmp_path)]) == 2
     assert "is not a synthesis run" in " ".join(capsys.readouterr().err.split())
+
+
+def test_replay_into_a_new_directory_without_a_model(finished_run, tmp_path, capsys,
+                                                     monkeypatch):
+    for key in [k for k in __import__("os").environ if k.startswith("GGP_LLM_")]:
+        monkeypatch.delenv(key)
+    new = tmp_path / "copy"
+    assert main(["synth", "tic_tac_toe", "--games", "3", "--test-games", "5",
+                 "--replay", str(finished_run), "--out", str(new)]) == 0
+    assert (new / "cwm.py").read_text() == (finished_run / "cwm.py").read_text()
+    # A different task asks different questions: the log cannot answer them.
+    assert main(["synth", "tic_tac_toe", "--games", "4", "--replay", str(finished_run),
+                 "--out", str(tmp_path / "other")]) == 2
+    assert "holds no answer" in " ".join(capsys.readouterr().err.split())

@@ -32,7 +32,8 @@ def synth(
         None, help="Resume the run in this directory (answers already recorded are "
         "replayed; without backend options nothing new is asked)."),
     replay: Optional[Path] = typer.Option(
-        None, help="Reuse the answers recorded in this run directory's exchanges.jsonl."),
+        None, help="Reuse the answers recorded in this run directory's exchanges.jsonl "
+        "(without backend options nothing new is asked)."),
     mode: str = typer.Option("tree", help="Refinement: 'tree' (REx) or 'conversation'."),
     budget: int = typer.Option(500, help="Maximum number of LLM calls."),
     max_tokens: Optional[int] = typer.Option(None, help="Stop after this many tokens."),
@@ -94,9 +95,20 @@ def synth(
                                      "FILE, or --resume RUN_DIR.")
         stamp = time.strftime("%Y%m%d-%H%M%S")
         run_dir = out or Path("runs") / "synth" / f"{_slug(task.game)}-{stamp}"
-    need_llm = resume is None or any(v is not None for v in llm_options.values()) or any(
+    # Resuming or replaying needs a model only for answers the log does not hold.
+    need_llm = (resume is None and replay is None) or any(
+        v is not None for v in llm_options.values()) or any(
         k.startswith("GGP_LLM_") for k in os.environ)
-    llm, info = _open_llm(run_dir, **llm_options) if need_llm else (None, {"name": "replay"})
+    if need_llm:
+        llm, info = _open_llm(run_dir, **llm_options)
+    else:
+        llm, info = None, {"name": "replay", "model": None}
+    if replay is not None:
+        from ggp.synth.run import RunStore
+
+        if not need_llm:  # every answer comes from the earlier run's backend and model
+            info = RunStore(replay).read_json("metadata.json").get("backend", {})
+        info = {**info, "replayed_from": str(replay)}
     settings = Settings(mode=mode, max_calls=budget, max_tokens=max_tokens, versions=versions,
                         parallel=parallel, heuristic_weight=heuristic_weight, seed=seed,
                         test_seconds=test_seconds)
