@@ -7,7 +7,7 @@ and is meant to be replaced by it once that lands. Each call:
   directory** holding only the files the caller gives, with ``stdin`` closed;
 * passes a **scrubbed environment** (``PATH`` and a locale only: no API keys or other
   secrets of the parent);
-* applies ``resource`` limits before the interpreter starts: address space, CPU seconds,
+* applies ``resource`` limits before any of the script runs: address space, CPU seconds,
   file size, open files, no core dumps, and no new processes;
 * when the parent runs as root, drops to the unprivileged ``nobody`` user, so files
   outside the private directory cannot be written and the process limit is enforced;
@@ -22,9 +22,9 @@ other systems ignore some of the limits.
 
 from __future__ import annotations
 
+import json
 import os
 import pwd
-import resource
 import shutil
 import signal
 import subprocess
@@ -113,25 +113,30 @@ def _interpreter_and_ids() -> tuple[str, tuple[int, int] | None]:
     return sys.executable, None
 
 
-def _limit_child(limits: Limits, drop_to: tuple[int, int] | None) -> None:
-    """Runs in the child between fork and exec."""
-    if drop_to is not None:
-        os.setgroups([])
-        os.setgid(drop_to[1])
-        os.setuid(drop_to[0])
+# Runs first in the sandboxed interpreter: lowers the limits, then replaces itself with
+# the real script (so no untrusted code ever runs without them). Doing this in the child
+# interpreter instead of a ``preexec_fn`` keeps process creation safe in a threaded parent.
+_LAUNCHER = """\
+import json, os, resource, sys
+limits = json.loads(sys.argv[1])
+for name, value in limits:
+    resource.setrlimit(getattr(resource, name), tuple(value))
+os.execv(sys.executable, [sys.executable, "-I", "-S", *sys.argv[2:]])
+"""
+
+
+def _rlimits(limits: Limits) -> list[tuple[str, tuple[int, int]]]:
     cpu = max(1, int(limits.cpu_seconds))
-    for which, value in (
-        (resource.RLIMIT_AS, limits.memory_bytes),
-        (resource.RLIMIT_CPU, (cpu, cpu + 1)),
-        (resource.RLIMIT_FSIZE, limits.file_bytes),
-        (resource.RLIMIT_NOFILE, limits.open_files),
-        (resource.RLIMIT_CORE, 0),
-        # Set after dropping privileges so exec itself is not refused; from now on this
-        # user may not start processes (fork bombs fail at the first fork).
-        (resource.RLIMIT_NPROC, 0),
-    ):
-        soft, hard = value if isinstance(value, tuple) else (value, value)
-        resource.setrlimit(which, (soft, hard))
+    return [
+        ("RLIMIT_AS", (limits.memory_bytes, limits.memory_bytes)),
+        ("RLIMIT_CPU", (cpu, cpu + 1)),
+        ("RLIMIT_FSIZE", (limits.file_bytes, limits.file_bytes)),
+        ("RLIMIT_NOFILE", (limits.open_files, limits.open_files)),
+        ("RLIMIT_CORE", (0, 0)),
+        # Set after privileges were dropped, so starting the script is not refused; from
+        # then on this user may not start processes (a fork bomb fails at its first fork).
+        ("RLIMIT_NPROC", (0, 0)),
+    ]
 
 
 def run_python(
@@ -159,8 +164,10 @@ def run_python(
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(workdir),
                "TMPDIR": str(workdir)}
         started = time.monotonic()
+        ids = {} if drop_to is None else {"user": drop_to[0], "group": drop_to[1],
+                                           "extra_groups": []}
         proc = subprocess.Popen(
-            [python, "-I", "-S", script, *args],
+            [python, "-I", "-S", "-c", _LAUNCHER, json.dumps(_rlimits(limits)), script, *args],
             cwd=workdir,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -168,7 +175,7 @@ def run_python(
             stderr=subprocess.PIPE,
             close_fds=True,
             start_new_session=True,
-            preexec_fn=lambda: _limit_child(limits, drop_to),
+            **ids,
         )
         killed, out, err = _supervise(proc, limits)
         result = SandboxResult(
