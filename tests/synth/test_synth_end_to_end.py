@@ -125,6 +125,7 @@ def test_hostile_answers_do_not_stop_synthesis(tmp_path):
     meta = _run(tmp_path, "tic_tac_toe", "tree", fake, test_seconds=0.5)
     assert meta["status"] == "solved" and meta["calls"] == 3
     assert [r.get("role") for r in fake.requests[1]] == ["user"]
+    assert meta["answers_without_code"] == 1
     tree = json.loads((tmp_path / "run" / "tree.json").read_text())["nodes"]
     assert tree[0]["load_error"] and "fork" in tree[0]["load_error"]
     assert tree[1]["by_kind"]["transition"][0] == 0 and tree[1]["h"] < 1.0

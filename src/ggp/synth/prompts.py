@@ -11,8 +11,6 @@ from __future__ import annotations
 import ast
 import re
 
-from ggp.core.protocol import REQUIRED_FUNCTIONS
-
 API = '''\
 from typing import Any
 
@@ -176,8 +174,3 @@ def candidates_from_answer(text: str, parent: str | None = None) -> list[str]:
         programs.append("\n\n\n".join(patches))
     return programs
 
-
-def missing_names(code: str) -> list[str]:
-    """Protocol names a program does not define at top level."""
-    names = defined_names(code)
-    return [n for n in ("INITIAL_STATE", *REQUIRED_FUNCTIONS) if n not in names]

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import random
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from ggp.synth import prompts
 from ggp.synth.llm import Answer, RecordingLLM
 from ggp.synth.runner import RunReport, run_tests
-from ggp.synth.unit_tests import KINDS, UnitTest, render_module, sample_tests
+from ggp.synth.unit_tests import UnitTest, render_module, sample_tests
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ class Progress:
     completion_tokens: int = 0
     best_h: float = 0.0
     nodes: int = 0
-    events: list[str] = field(default_factory=list)
+    empty_answers: int = 0  # answers in which no code was found
 
     @property
     def tokens(self) -> int:
@@ -113,6 +113,7 @@ class Refiner:
         self.rng = random.Random(settings.seed)
         self.nodes: list[Node] = []
         self.reports: dict[int, RunReport] = {}
+        self._scores: dict[str, RunReport] = {}
         self.progress = Progress()
         self.on_node = on_node or (lambda node: None)
         self.on_progress = on_progress or (lambda progress: None)
@@ -156,12 +157,16 @@ class Refiner:
             self.progress.completion_tokens += answer.completion_tokens
         return answers
 
-    def _add_programs(self, answer: Answer, parent: Node | None) -> list[Node]:
+    def _add_programs(self, answer: Answer, parent: Node | None, call: int) -> list[Node]:
+        """Score every program of ``answer`` (the ``call``-th) as a new node."""
         programs = prompts.candidates_from_answer(answer.text, parent.code if parent else None)
         added = []
         for code in programs:
-            report = run_tests(code, self.tests, test_seconds=self.settings.test_seconds)
-            node = Node(len(self.nodes), parent.id if parent else None, self.progress.calls,
+            if code not in self._scores:  # the same program is not run twice
+                self._scores[code] = run_tests(code, self.tests,
+                                               test_seconds=self.settings.test_seconds)
+            report = self._scores[code]
+            node = Node(len(self.nodes), parent.id if parent else None, call,
                         code, report.pass_rate, report.by_kind(), report.load_error)
             threshold = self.settings.min_init if parent is None else \
                 parent.h + self.settings.min_gain
@@ -172,8 +177,7 @@ class Refiner:
             added.append(node)
         self.progress.nodes = len(self.nodes)
         self.progress.best_h = self.best.h if self.best else 0.0
-        if not programs:
-            self.progress.events.append(f"call {self.progress.calls}: no code in the answer")
+        self.progress.empty_answers += not programs
         self.on_progress(self.progress)
         return added
 
@@ -220,8 +224,9 @@ class Refiner:
                                                  self._failing_tests(node), s.versions)
                     requests.append(([{"role": "user", "content": text}],
                                      f"refine node {node.id}"))
-            for node, answer in zip(batch, self._ask(requests)):
-                self._add_programs(answer, node)
+            first_call = self.progress.calls + 1
+            for i, (node, answer) in enumerate(zip(batch, self._ask(requests))):
+                self._add_programs(answer, node, first_call + i)
                 if node is not None:
                     self.on_node(node)  # its refinement count changed
 
@@ -236,7 +241,7 @@ class Refiner:
             # Turns come in (assistant, user) pairs, so a window keeps the alternation.
             kept = turns[-2 * s.window:] if s.window else turns
             (answer,) = self._ask([([first, *kept], "conversation")])
-            added = self._add_programs(answer, current)
+            added = self._add_programs(answer, current, self.progress.calls)
             if added:
                 current = max(added, key=lambda n: (n.h, -n.id))
             if self.solved:
@@ -249,9 +254,4 @@ class Refiner:
                 if not added:
                     feedback = prompts.NO_CODE_MESSAGE + "\n\n" + feedback
                 turns.append({"role": "user", "content": feedback})
-
-
-def kinds_summary(by_kind: dict[str, tuple[int, int]]) -> str:
-    """``"transition 38/40, terminal 5/5, random_play 5/5"``."""
-    return ", ".join(f"{k} {by_kind[k][0]}/{by_kind[k][1]}" for k in KINDS if k in by_kind)
 

@@ -267,7 +267,8 @@ def _counters(p: Progress) -> dict[str, Any]:
     return {"calls": p.calls, "replayed_calls": p.replayed, "scripted_answers": p.scripted,
             "tokens": {"prompt": p.prompt_tokens, "completion": p.completion_tokens,
                        "total": p.tokens},
-            "nodes": p.nodes, "best_train_accuracy": p.best_h}
+            "nodes": p.nodes, "answers_without_code": p.empty_answers,
+            "best_train_accuracy": p.best_h}
 
 
 def _header(meta: dict, best: Node) -> str:
