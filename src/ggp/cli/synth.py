@@ -45,6 +45,9 @@ def synth(
     players: str = typer.Option("random", help="Agent spec for every seat of the training "
                                 "games, e.g. 'random' or 'mcts:sims=100'."),
     test_games: int = typer.Option(100, help="Held-out games for the test accuracy."),
+    test_players: Optional[str] = typer.Option(
+        None, help="Comma-separated agent specs; each seat of each held-out game draws one "
+        "(default: random and a 100-simulation (IS)MCTS when available)."),
     test_seconds: float = typer.Option(5.0, help="Time limit of one unit test."),
     backend: Optional[str] = typer.Option(
         None, help="LLM backend: openai | anthropic | google | exchange (env GGP_LLM_BACKEND)."),
@@ -125,6 +128,8 @@ def synth(
         try:
             meta = synthesize(run_dir, task, llm, settings, backend=info,
                               test_games=test_games, resume=resume is not None,
+                              test_players=([p for p in test_players.split(",") if p.strip()]
+                                            if test_players else None),
                               replay_from=(replay / "exchanges.jsonl") if replay else None,
                               on_progress=on_progress)
         finally:

@@ -94,13 +94,16 @@ def heldout_set(model: WorldModel, *, games: int, seed: int,
                 players: list[str] | None = None) -> tuple[TrajectorySet, list[str]]:
     """Seed 000's test set: games where each seat is a random or a search player.
 
-    The search player is used only if an ``mcts`` agent is registered; the players
-    actually used are returned so the run can report them.
+    The search player is MCTS (ISMCTS for imperfect-information games) with a small
+    budget, used only when such an agent is registered; the players actually used are
+    returned so the run can report them.
     """
     from ggp.agents import agent_names
 
     if players is None:
-        players = ["random"] + (["mcts:sims=100"] if "mcts" in agent_names() else [])
+        search = "mcts" if model.metadata.perfect_information else "ismcts"
+        players = ["random"] + ([f"{search}:sims=100:rollouts=1"]
+                                if search in agent_names() else [])
     return collect(model, games=games, seed=seed, mix=players), players
 
 
