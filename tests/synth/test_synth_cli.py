@@ -5,18 +5,19 @@ from __future__ import annotations
 import json
 
 import pytest
+from synth_fakes import answer, fixture
 
 from ggp.cli.main import main
+from ggp.llm import ScriptedLLM
 from ggp.synth.refine import Settings
 from ggp.synth.run import reference_task, synthesize
-from synth_fakes import ScriptedFake, answer, fixture
 
 
 @pytest.fixture(scope="module")
 def finished_run(tmp_path_factory):
     run = tmp_path_factory.mktemp("cli") / "run"
     good = fixture("tic_tac_toe_cwm.py")
-    fake = ScriptedFake([answer(good.replace('0: "x"', '0: "X"')), answer(good)])
+    fake = ScriptedLLM([answer(good.replace('0: "x"', '0: "X"')), answer(good)])
     synthesize(run, reference_task("tic_tac_toe", games=3), fake, Settings(),
                backend={"name": "scripted", "model": "scripted"}, test_games=5)
     return run

@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from synth_fakes import answer, fixture, mutate
 
 from ggp.check import check_model
 from ggp.core.model import load_model_file
+from ggp.llm import ScriptedLLM
 from ggp.synth.refine import Settings
 from ggp.synth.run import reference_task, synthesize
-from synth_fakes import ScriptedFake, answer, fixture, mutate
 
 # (game, first answer's bugs, second answer's remaining bug, text the feedback must show)
 CASES = {
@@ -57,7 +58,7 @@ def _run(tmp_path, game, mode, llm, name="run", test_seconds=5.0, **kwargs):
 @pytest.mark.parametrize("mode", ["tree", "conversation"])
 @pytest.mark.parametrize("game", sorted(CASES))
 def test_scripted_repair_reaches_full_train_accuracy(tmp_path, game, mode):
-    fake = ScriptedFake(_script(game))
+    fake = ScriptedLLM(_script(game))
     meta = _run(tmp_path, game, mode, fake)
     assert meta["status"] == "solved"
     assert meta["best"]["train_accuracy"] == 1.0
@@ -84,7 +85,7 @@ def test_scripted_repair_reaches_full_train_accuracy(tmp_path, game, mode):
 
 @pytest.mark.parametrize("mode", ["tree", "conversation"])
 def test_runs_replay_exactly_from_the_log(tmp_path, mode):
-    meta = _run(tmp_path, "tic_tac_toe", mode, ScriptedFake(_script("tic_tac_toe")))
+    meta = _run(tmp_path, "tic_tac_toe", mode, ScriptedLLM(_script("tic_tac_toe")))
     replayed = _run(tmp_path, "tic_tac_toe", mode, None, name="replay",
                     replay_from=tmp_path / "run" / "exchanges.jsonl")
     assert replayed["replayed_calls"] == replayed["calls"] == meta["calls"]
@@ -96,21 +97,18 @@ def test_runs_replay_exactly_from_the_log(tmp_path, mode):
 
 def test_interrupted_run_resumes_where_it_stopped(tmp_path):
     script = _script("quadranto")
-    class Interrupting(ScriptedFake):
-        def complete(self, messages, **params):
-            if not self.answers:
-                raise KeyboardInterrupt  # e.g. Ctrl-C while waiting for the model
-            return super().complete(messages, **params)
+    # Ctrl-C while waiting for the model's second answer.
+    interrupting = ScriptedLLM(script[:1] + [KeyboardInterrupt()])
 
     with pytest.raises(KeyboardInterrupt):
-        _run(tmp_path, "quadranto", "tree", Interrupting(script[:1]))
+        _run(tmp_path, "quadranto", "tree", interrupting)
     meta = json.loads((tmp_path / "run" / "metadata.json").read_text())
     assert meta["status"] == "interrupted" and meta["calls"] == 1  # answered calls
-    rest = ScriptedFake(script[1:])
+    rest = ScriptedLLM(script[1:])
     resumed = synthesize(tmp_path / "run", None, rest, resume=True)
     assert resumed["status"] == "solved" and resumed["calls"] == 3
     assert resumed["replayed_calls"] == 1 and len(rest.requests) == 2
-    fresh = _run(tmp_path, "quadranto", "tree", ScriptedFake(script), name="fresh")
+    fresh = _run(tmp_path, "quadranto", "tree", ScriptedLLM(script), name="fresh")
     assert resumed["best"] == fresh["best"]
     assert (tmp_path / "run" / "tree.json").read_text() == \
         (tmp_path / "fresh" / "tree.json").read_text()
@@ -121,7 +119,7 @@ def test_hostile_answers_do_not_stop_synthesis(tmp_path):
     hostile = answer("import os\nwhile True:\n    os.fork()\n" + good,
                      good + "\n\ndef apply_action(state, action):\n    while True:\n"
                      "        pass\n")
-    fake = ScriptedFake([hostile, "No code here, sorry.", answer(fixture("tic_tac_toe_cwm.py"))])
+    fake = ScriptedLLM([hostile, "No code here, sorry.", answer(fixture("tic_tac_toe_cwm.py"))])
     meta = _run(tmp_path, "tic_tac_toe", "tree", fake, test_seconds=0.5)
     assert meta["status"] == "solved" and meta["calls"] == 3
     assert [r.get("role") for r in fake.requests[1]] == ["user"]
@@ -135,7 +133,7 @@ def test_hostile_answers_do_not_stop_synthesis(tmp_path):
 def test_budget_stops_the_search(tmp_path):
     bad = answer(mutate(fixture("tic_tac_toe_cwm.py"), *CASES["tic_tac_toe"][0]))
     task = reference_task("tic_tac_toe", games=2, seed=1)
-    meta = synthesize(tmp_path / "run", task, ScriptedFake([bad] * 4),
+    meta = synthesize(tmp_path / "run", task, ScriptedLLM([bad] * 4),
                       Settings(max_calls=4), test_games=0)
     assert meta["status"] == "budget spent" and meta["calls"] == 4
     assert 0 < meta["best"]["train_accuracy"] < 1

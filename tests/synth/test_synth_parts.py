@@ -9,8 +9,10 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from synth_fakes import answer, fixture
 
 from ggp.core.registry import make_game
+from ggp.llm import ScriptedLLM
 from ggp.synth import prompts
 from ggp.synth.refine import Node, Refiner, Settings
 from ggp.synth.runner import run_tests
@@ -22,7 +24,6 @@ from ggp.synth.trajectories import (
     save_trajectories,
 )
 from ggp.synth.unit_tests import generate_tests, render_module, sample_tests, transition_test
-from synth_fakes import ScriptedFake, answer, fixture
 
 
 # --------------------------------------------------------------------------- trajectories
@@ -214,7 +215,7 @@ def test_parallel_tree_search_sends_concurrent_requests(tmp_path):
     good = fixture("tic_tac_toe_cwm.py")
     bad = good.replace('0: "x", 1: "o"', '0: "X", 1: "O"')
     first = answer(bad, bad.replace('"X"', '"x"', 1))  # two versions in one answer
-    fake = ScriptedFake([first, answer(bad), answer(good), answer(bad)])
+    fake = ScriptedLLM([first, answer(bad), answer(good), answer(bad)])
     meta = synthesize(tmp_path / "run", reference_task("tic_tac_toe", games=2), fake,
                       Settings(parallel=2, versions=2, max_calls=5), test_games=0)
     assert meta["status"] == "solved"

@@ -6,15 +6,15 @@ import json
 
 import pytest
 
+from ggp.llm import ScriptedLLM
 from ggp.synth.llm import RecordingLLM, ReplayMissError
-from synth_fakes import ScriptedFake
 
 ASK = [{"role": "user", "content": "same question"}]
 
 
 def test_repeated_requests_replay_in_order(tmp_path):
     log = tmp_path / "a.jsonl"
-    live = RecordingLLM(ScriptedFake(["one", "two"]), log)
+    live = RecordingLLM(ScriptedLLM(["one", "two"]), log)
     assert [live.complete(ASK).text for _ in range(2)] == ["one", "two"]
     replay = RecordingLLM(None, tmp_path / "b.jsonl", replay_from=log)
     answers = [replay.complete(ASK) for _ in range(2)]
@@ -26,10 +26,10 @@ def test_repeated_requests_replay_in_order(tmp_path):
 
 def test_resuming_in_place_keeps_the_log_and_survives_a_torn_line(tmp_path):
     log = tmp_path / "a.jsonl"
-    RecordingLLM(ScriptedFake(["one"]), log).complete(ASK)
+    RecordingLLM(ScriptedLLM(["one"]), log).complete(ASK)
     with open(log, "a") as fh:
         fh.write('{"call": 2, "key": "tor')  # the process died while writing
-    resumed = RecordingLLM(ScriptedFake(["two"]), log)
+    resumed = RecordingLLM(ScriptedLLM(["two"]), log)
     assert resumed.complete(ASK).replayed
     assert resumed.complete(ASK).text == "two"
     entries = []

@@ -6,13 +6,13 @@ import os
 from pathlib import Path
 
 import pytest
+from synth_fakes import fixture
 
 from ggp.core.registry import make_game
 from ggp.synth.runner import run_tests
 from ggp.synth.sandbox import Limits, run_python
 from ggp.synth.trajectories import collect
 from ggp.synth.unit_tests import generate_tests
-from synth_fakes import fixture
 
 GOOD = fixture("tic_tac_toe_cwm.py")
 

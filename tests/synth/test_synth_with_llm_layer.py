@@ -1,16 +1,15 @@
-"""Synthesis through the LLM layer (``ggp.llm``): its client, response cache and fake
-server. Skipped where ``ggp.llm`` is not installed yet."""
+"""Synthesis through the LLM layer (``ggp.llm``): its client, response cache, budgets and
+fake server."""
 
 from __future__ import annotations
 
 import pytest
+from synth_fakes import answer, fixture
 
-llm = pytest.importorskip("ggp.llm")
-
-from ggp.cli.main import main  # noqa: E402
-from ggp.synth.refine import Settings  # noqa: E402
-from ggp.synth.run import reference_task, synthesize  # noqa: E402
-from synth_fakes import answer, fixture  # noqa: E402
+import ggp.llm as llm
+from ggp.cli.main import main
+from ggp.synth.refine import Settings
+from ggp.synth.run import reference_task, synthesize
 
 GOOD = fixture("tic_tac_toe_cwm.py")
 SCRIPT = [answer(GOOD.replace('0: "x"', '0: "X"')), answer(GOOD)]

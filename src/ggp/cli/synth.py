@@ -12,8 +12,6 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ggp.core.errors import GGPError
-
 console = Console()
 
 
@@ -145,11 +143,8 @@ def _slug(text: str) -> str:
 
 def _open_llm(run_dir: Path, **options: Any) -> tuple[Any, dict]:
     """A client of the LLM layer (:mod:`ggp.llm`) built from flags, environment, config."""
-    try:
-        from ggp.llm import load_config, make_client
-    except ImportError:
-        raise GGPError("The LLM layer (ggp.llm) is not available in this installation, so "
-                       "only recorded runs can be resumed or replayed.") from None
+    from ggp.llm import load_config, make_client
+
     config_file = options.pop("config")
     overrides = {k: (str(v) if isinstance(v, Path) else v) for k, v in options.items()}
     config = load_config(config_file, **overrides)

@@ -1,11 +1,13 @@
 """How synthesis talks to a language model, and how a run's exchanges are recorded.
 
 Synthesis needs only ``complete(messages, **params)`` returning an object with ``.text``
-and ``.usage`` (``prompt_tokens`` / ``completion_tokens``) — the interface of
-:mod:`ggp.llm`. Every exchange is appended to the run's ``exchanges.jsonl``; when a run is
-resumed (or replayed into a new directory), requests already answered in that log are
-answered from it in order, so an interrupted run continues exactly where it stopped and a
-finished run replays without calling any model.
+and ``.usage`` (``prompt_tokens`` / ``completion_tokens``): any :class:`ggp.llm.LLM`
+(an :class:`~ggp.llm.LLMClient` with its cache and budgets, a backend, a fake).
+
+Every exchange is appended to the run's ``exchanges.jsonl``; when a run is resumed (or
+replayed into a new directory), requests already answered in that log are answered from
+it in order, so an interrupted run continues exactly where it stopped and a finished run
+replays without calling any model.
 """
 
 from __future__ import annotations
@@ -16,15 +18,10 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from ggp.core.errors import GGPError
-
-
-class LanguageModel(Protocol):
-    """Anything with ``complete(messages, **params) -> object with .text and .usage``."""
-
-    def complete(self, messages: list[dict[str, str]], **params: Any) -> Any: ...
+from ggp.llm import LLM
 
 
 class ReplayMissError(GGPError):
@@ -63,7 +60,7 @@ class RecordingLLM:
     raises :class:`ReplayMissError`. Safe to call from several threads.
     """
 
-    def __init__(self, model: LanguageModel | None, log_path: Path,
+    def __init__(self, model: LLM | None, log_path: Path,
                  replay_from: Path | None = None, params: dict[str, Any] | None = None):
         self.model = model
         self.log_path = Path(log_path)

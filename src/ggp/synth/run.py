@@ -28,7 +28,8 @@ from typing import Any, Callable
 
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
-from ggp.synth.llm import LanguageModel, RecordingLLM
+from ggp.llm import LLM, BudgetExceededError
+from ggp.synth.llm import RecordingLLM
 from ggp.synth.refine import Node, Progress, Refiner, Settings
 from ggp.synth.runner import run_tests
 from ggp.synth.trajectories import (
@@ -143,7 +144,7 @@ class RunStore:
 def synthesize(
     run_dir: str | Path,
     task: Task | None,
-    llm: LanguageModel | None,
+    llm: LLM | None,
     settings: Settings = Settings(),
     *,
     backend: dict[str, Any] | None = None,
@@ -221,9 +222,7 @@ def synthesize(
     stopped_by = None
     try:
         best = refiner.run()
-    except Exception as exc:  # noqa: BLE001 - only the LLM layer's budget stop is handled
-        if not _is_budget_error(exc):
-            raise
+    except BudgetExceededError as exc:  # the LLM layer's own budget is used up
         best, stopped_by = refiner.best, str(exc)
     finally:
         meta["time_s"] = round(previous_time + time.monotonic() - started, 3)
@@ -235,15 +234,6 @@ def synthesize(
         meta["stopped_by"] = stopped_by
     _finish(store, meta, best, refiner, tests, task)
     return meta
-
-
-def _is_budget_error(exc: Exception) -> bool:
-    """Whether the LLM layer refused a call because a budget is used up."""
-    try:
-        from ggp.llm import BudgetExceededError
-    except ImportError:
-        return False
-    return isinstance(exc, BudgetExceededError)
 
 
 def _ground_truth(meta: dict) -> WorldModel | None:
