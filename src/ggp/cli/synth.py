@@ -130,6 +130,9 @@ def synth(
                                             if test_players else None),
                               replay_from=(replay / "exchanges.jsonl") if replay else None,
                               on_progress=on_progress)
+        except KeyboardInterrupt:
+            console.print(f"[yellow]Interrupted.[/] Continue with: ggp synth --resume {run_dir}")
+            raise typer.Exit(130) from None
         finally:
             close = getattr(llm, "close", None)
             if close:

@@ -189,7 +189,9 @@ def synthesize(
                                      "players": "from file"})
         store.write_json("metadata.json", meta)
     tests = generate_tests(task.train, seed=settings.seed)
-    store.write("tests.py", render_module(tests))
+    store.write("tests.py", "# The training tests of this run; `python tests.py` runs them on "
+                "cwm.py.\nfrom cwm import *  # noqa: F403 - the model under test\n\n"
+                + render_module(tests) + '\n\nif __name__ == "__main__":\n    unittest.main()\n')
     meta["train"] = {"games": len(task.train.trajectories), "deck": task.train.deck,
                      "transitions": task.train.num_transitions(),
                      "tests": {k: sum(t.kind == k for t in tests) for k in

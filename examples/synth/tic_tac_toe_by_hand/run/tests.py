@@ -1,3 +1,6 @@
+# The training tests of this run; `python tests.py` runs them on cwm.py.
+from cwm import *  # noqa: F403 - the model under test
+
 import json
 import random
 import unittest
@@ -698,3 +701,7 @@ class TestRandomPlay_4(CWMTestCase):
             print(f"player {player} takes {action!r}")
             state = apply_action(state, action)
         self.fail("no terminal state after 1000 random steps")
+
+
+if __name__ == "__main__":
+    unittest.main()
