@@ -224,3 +224,21 @@ def test_parallel_tree_search_sends_concurrent_requests(tmp_path):
     assert [n["call"] for n in tree][:3] == [1, 1, 2]
     assert all("Here is the current implementation" in r[0]["content"]
                for r in fake.requests[1:3])
+
+
+def test_chance_probabilities_are_tested_at_chance_nodes():
+    trajectories = collect(make_game("leduc_poker"), games=2, seed=0)
+    tests = generate_tests(trajectories, random_play=0)
+    assert "assertChanceOutcomes({'Deal Js': 0.166666666667" in tests[0].source
+    assert "Chance picks 'Deal" in tests[0].source
+    good = fixture("leduc_poker_cwm.py")
+    assert run_tests(good, tests).pass_rate == 1.0
+    # Without get_chance_outcomes the outcomes count as equally likely: right for Leduc.
+    uniform = good.replace("def get_chance_outcomes(", "def _chance_outcomes(").replace(
+        "for a, _ in get_chance_outcomes(state)", "for a, _ in _chance_outcomes(state)")
+    assert run_tests(uniform, tests).pass_rate == 1.0
+    skewed = good.replace("1.0 / len(remaining)", "0.5 if c == remaining[0] else "
+                          "0.5 / (len(remaining) - 1)")
+    report = run_tests(skewed, tests)
+    chance_failures = [r for r in report.failed() if "get_chance_outcomes(state)" in r.error]
+    assert chance_failures and "0.1666" in chance_failures[0].error

@@ -38,6 +38,10 @@ def get_rewards(state: State) -> list[float]:
 
 def get_observations(state: State) -> list[Observation]:
     """One observation per player. When nothing is hidden, each is the full state."""
+
+# Optional: only needed when the outcomes of a chance move are not equally likely.
+def get_chance_outcomes(state: State) -> list[tuple[Action, float]]:
+    """At a chance move: each outcome with its probability (they sum to 1)."""
 '''
 
 RULES_OF_THE_TASK = """\

@@ -14,7 +14,9 @@ information and chance moves included)::
 
 ``rewards`` are the rewards of *this* state (what the last action earned), ``action`` is
 the action taken in it (a chance outcome at chance nodes) and ``null`` at the terminal
-state, which is always the last step of a game. **Closed deck** (one player's view only):
+state, which is always the last step of a game. At chance nodes an optional
+``"chance_outcomes": [["Deal Js", 0.1667], ...]`` gives the probability of each outcome.
+**Closed deck** (one player's view only):
 each line is one decision point of ``player`` plus a final line for the end of the game::
 
     {"trajectory": 0, "step": 2, "player": 0, "observation": {...},
@@ -55,6 +57,7 @@ class Step:
     observations: list[Any]
     rewards: list[float]
     action: str | None
+    chance_outcomes: list[list] | None = None  # [[outcome, probability], ...] at chance
 
 
 @dataclass
@@ -101,6 +104,8 @@ def record_game(model: WorldModel, actions: Iterable[str]) -> Trajectory:
             observations=json_copy(model.observations(state)),
             rewards=model.rewards(state),
             action=action if player != TERMINAL else None,
+            chance_outcomes=([[a, p] for a, p in model.chance_outcomes(state)]
+                             if player == CHANCE else None),
         ))
         if action is None or player == TERMINAL:
             break
@@ -289,6 +294,13 @@ def _build(path: Path, deck: Deck, n: int, rows: list[tuple[int, dict]]) -> Traj
             raise TrajectoryError(f"{where}: 'observations' needs one entry per player ({n}).")
         if not last and row.get("action") is None:
             raise TrajectoryError(f"{where}: every step but the last needs an 'action'.")
+        outcomes = row.get("chance_outcomes")
+        if outcomes is not None and not (
+                isinstance(outcomes, list) and all(
+                    isinstance(o, list) and len(o) == 2 and isinstance(o[0], str)
+                    and isinstance(o[1], (int, float)) for o in outcomes)):
+            raise TrajectoryError(f"{where}: 'chance_outcomes' must be a list of "
+                                  "[outcome, probability] pairs.")
         if not last and row["action"] not in row["legal_actions"]:
             raise TrajectoryError(f"{where}: action {row['action']!r} is not among the "
                                   "step's legal_actions.")
@@ -297,6 +309,6 @@ def _build(path: Path, deck: Deck, n: int, rows: list[tuple[int, dict]]) -> Traj
             player_name=str(row.get("player_name", "")),
             legal_actions=row["legal_actions"], observations=row["observations"],
             rewards=[float(r) for r in row["rewards"]],
-            action=None if last else row["action"],
+            action=None if last else row["action"], chance_outcomes=outcomes,
         ))
     return Trajectory(steps=steps)

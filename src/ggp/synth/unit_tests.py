@@ -4,8 +4,9 @@ Three kinds of test (seed 000 §4.1, App. G.2 and G.5):
 
 * ``transition`` — one per non-final step of an open-deck trajectory: from the recorded
   state, every protocol function must give the recorded answer (current player, player
-  name, rewards, observations, legal actions as a set, and the next state after the
-  recorded action); step 0 also checks ``INITIAL_STATE``.
+  name, rewards, observations, legal actions as a set, chance probabilities at chance
+  nodes when recorded, and the next state after the recorded action); step 0 also checks
+  ``INITIAL_STATE``.
 * ``terminal`` — the last state of a finished game: terminal player, final rewards,
   observations, no legal actions.
 * ``random_play`` — from the recorded initial state, seeded random play must run without
@@ -22,7 +23,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ggp.core.protocol import TERMINAL
+from ggp.core.protocol import CHANCE, TERMINAL
 from ggp.synth.trajectories import TrajectorySet
 
 KINDS = ("transition", "terminal", "random_play")
@@ -44,6 +45,19 @@ class CWMTestCase(unittest.TestCase):
         except (TypeError, ValueError) as exc:
             self.fail(f"{call} returned a value that is not JSON-serializable: {exc}")
         self.assertEqual(expected, actual, call)
+
+    def assertChanceOutcomes(self, expected, state):
+        """Outcome probabilities; without get_chance_outcomes all are equally likely."""
+        if "get_chance_outcomes" in globals():
+            call = "get_chance_outcomes(state)"
+            actual = {outcome: p for outcome, p in get_chance_outcomes(state)}
+        else:
+            call = "equally likely get_legal_actions(state) (no get_chance_outcomes)"
+            legal = list(get_legal_actions(state))
+            actual = {outcome: 1.0 / len(legal) for outcome in legal}
+        self.assertEqual(sorted(expected), sorted(actual), call)
+        for outcome, p in expected.items():
+            self.assertAlmostEqual(p, actual[outcome], 6, f"{call}: {outcome!r}")
 '''
 
 
@@ -61,12 +75,16 @@ def _lit(value) -> str:
     return repr(value)
 
 
+def _who(player: int) -> str:
+    return "Chance picks" if player == CHANCE else f"Player {player} takes"
+
+
 def transition_test(name: str, step, next_step, *, check_initial: bool) -> UnitTest:
     state = _lit(step.state)
     action = step.action
     lines = [
         f"class {name}(CWMTestCase):",
-        f'    """Player {step.current_player} takes {action!r}."""',
+        f'    """{_who(step.current_player)} {action!r}."""',
         "",
         "    def test(self):",
         f"        state = {state}",
@@ -88,6 +106,11 @@ def transition_test(name: str, step, next_step, *, check_initial: bool) -> UnitT
         "'get_observations(state)')",
         f"        self.assertSetEqual(set({_lit(sorted(step.legal_actions))}), "
         "set(get_legal_actions(state)), 'get_legal_actions(state)')",
+    ]
+    if step.current_player == CHANCE and step.chance_outcomes:
+        outcomes = {a: round(float(p), 12) for a, p in step.chance_outcomes}
+        lines.append(f"        self.assertChanceOutcomes({_lit(outcomes)}, state)")
+    lines += [
         f"        self.assertJSONEqual({_lit(next_step.state)}, apply_action(state, "
         f"{action!r}), {f'apply_action(state, {action!r})'!r})",
     ]
