@@ -42,6 +42,13 @@ def synth(
     games: int = typer.Option(5, help="Training games recorded from the reference game."),
     players: str = typer.Option("random", help="Agent spec for every seat of the training "
                                 "games, e.g. 'random' or 'mcts:sims=100'."),
+    inference: bool = typer.Option(
+        False, help="Also synthesize resample_history (hidden-information games), refined "
+        "against inference tests."),
+    deck: str = typer.Option("open", help="Training games of a registered game: 'open' "
+                             "(hidden state recorded) or 'closed' (one player's view; "
+                             "implies --inference)."),
+    view_player: int = typer.Option(0, help="The player whose view a closed deck keeps."),
     test_games: int = typer.Option(100, help="Held-out games for the test accuracy."),
     test_players: Optional[str] = typer.Option(
         None, help="Comma-separated agent specs; each seat of each held-out game draws one "
@@ -88,7 +95,10 @@ def synth(
             raise typer.BadParameter("Give either a game name or --rules and --trajectories.")
         if args:
             spec = [s for s in players.split(",") if s.strip()]
-            task = reference_task(args[0], games=games, seed=seed, players=spec)
+            if deck not in ("open", "closed"):
+                raise typer.BadParameter(f"--deck must be 'open' or 'closed', not {deck!r}.")
+            task = reference_task(args[0], games=games, seed=seed, players=spec, deck=deck,
+                                  view_player=view_player)
         elif rules and trajectories:
             task = user_task(rules, trajectories, name=name, test_file=test_trajectories)
         else:
@@ -112,7 +122,7 @@ def synth(
         info = {**info, "replayed_from": str(replay)}
     settings = Settings(mode=mode, max_calls=budget, max_tokens=max_tokens, versions=versions,
                         parallel=parallel, heuristic_weight=heuristic_weight, seed=seed,
-                        test_seconds=test_seconds)
+                        test_seconds=test_seconds, inference=inference)
     console.print(f"[bold]ggp synth[/] {task.game if task else resume} → {run_dir}")
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
                   TimeElapsedColumn(), console=console, transient=False) as bar:

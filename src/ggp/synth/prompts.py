@@ -44,12 +44,22 @@ def get_chance_outcomes(state: State) -> list[tuple[Action, float]]:
     """At a chance move: each outcome with its probability (they sum to 1)."""
 '''
 
+INFERENCE_API = '''
+# Hidden-information inference: the player sees only its own observations.
+def resample_history(obs_action_history: list[tuple[Observation, Action | None]],
+                     player_id: int{extra}) -> list[Action]:
+    """A random complete list of actions, chance moves included, that could have produced
+    what player_id saw: replaying it with apply_action from INITIAL_STATE must give the
+    player exactly these observations at its turns, with its own actions as listed, and
+    stop at its last observation (whose action is None){end}. May use the random module."""
+'''
+
 RULES_OF_THE_TASK = """\
 Requirements for your code:
 - Write one self-contained Python module: module-level INITIAL_STATE and functions,
-  standard library only, no input/output, no randomness (chance is a player whose moves
-  are listed by get_legal_actions).
-- Every function must be deterministic and must not change its arguments.
+  standard library only, no input/output.
+- The game functions must be deterministic (chance is a player whose possible moves are
+  listed by get_legal_actions) and must not change their arguments.
 - States and observations must use exactly the keys and value formats that appear in the
   unit tests, because the tests compare them with ==.
 """
@@ -60,27 +70,41 @@ def _tests_block(test_code: str) -> str:
            f"```python\n{test_code}\n```\n"
 
 
-def initial_prompt(game: str, rules: str, test_code: str, versions: int) -> str:
+def api_text(inference: bool = False, closed_deck: bool = False) -> str:
+    """The API to implement, with the inference function when it is asked for."""
+    if not inference:
+        return API
+    if closed_deck:
+        return API + INFERENCE_API.format(
+            extra=",\n                     last_is_terminal: bool",
+            end="; when last_is_terminal is true, that last\n    observation is the one at "
+                "the end of the game")
+    return API + INFERENCE_API.format(extra="", end="")
+
+
+def initial_prompt(game: str, rules: str, test_code: str, versions: int,
+                   api: str = API) -> str:
     """The first request: write the model from the rules and example tests."""
     return (
         f"You are an experienced Python programmer. Your job is to implement the game "
         f"{game!r} as a code world model: plain functions that compute states, legal "
         f"moves, observations and rewards.\n\n"
         f"The rules of the game:\n<rules>\n{rules.strip()}\n</rules>\n\n"
-        f"Implement this API:\n```python\n{API}```\n{RULES_OF_THE_TASK}\n"
+        f"Implement this API:\n```python\n{api}```\n{RULES_OF_THE_TASK}\n"
         f"{_tests_block(test_code)}\n"
         f"{_closing(versions)}"
     )
 
 
-def refine_prompt(game: str, rules: str, code: str, test_code: str, versions: int) -> str:
+def refine_prompt(game: str, rules: str, code: str, test_code: str, versions: int,
+                  api: str = API) -> str:
     """A fresh request to repair ``code`` given failing tests (tree search)."""
     return (
         f"You are an experienced Python programmer working on a code world model of the "
         f"game {game!r}: plain functions that compute states, legal moves, observations "
         f"and rewards.\n\n"
         f"The rules of the game:\n<rules>\n{rules.strip()}\n</rules>\n\n"
-        f"The API to implement:\n```python\n{API}```\n{RULES_OF_THE_TASK}\n"
+        f"The API to implement:\n```python\n{api}```\n{RULES_OF_THE_TASK}\n"
         f"Here is the current implementation:\n```python\n{code.rstrip()}\n```\n\n"
         f"It fails the unit tests below. The comments marked TODO above each test give "
         f"the error it produced; fix the code so that these tests (and the rules) are "

@@ -48,6 +48,7 @@ class Settings:
     seed: int = 0
     test_seconds: float = 5.0
     window: int = 0  # conversation: keep only the last `window` exchanges (0 = all)
+    inference: bool = False  # also synthesize resample_history (hidden information)
 
     def __post_init__(self) -> None:
         if self.mode not in ("tree", "conversation"):
@@ -105,11 +106,12 @@ class Refiner:
         llm: RecordingLLM,
         settings: Settings,
         *,
+        api: str = prompts.API,
         on_node: Callable[[Node], None] | None = None,
         on_progress: Callable[[Progress], None] | None = None,
     ) -> None:
         self.game, self.rules, self.tests = game, rules, tests
-        self.llm, self.settings = llm, settings
+        self.llm, self.settings, self.api = llm, settings, api
         self.rng = random.Random(settings.seed)
         self.nodes: list[Node] = []
         self.reports: dict[int, RunReport] = {}
@@ -217,11 +219,12 @@ class Refiner:
             for node in batch:
                 if node is None:
                     text = prompts.initial_prompt(self.game, self.rules, self._initial_tests(),
-                                                  s.versions)
+                                                  s.versions, self.api)
                     requests.append(([{"role": "user", "content": text}], "initial"))
                 else:
                     text = prompts.refine_prompt(self.game, self.rules, node.code,
-                                                 self._failing_tests(node), s.versions)
+                                                 self._failing_tests(node), s.versions,
+                                                 self.api)
                     requests.append(([{"role": "user", "content": text}],
                                      f"refine node {node.id}"))
             first_call = self.progress.calls + 1
@@ -234,7 +237,7 @@ class Refiner:
     def _conversation(self) -> None:
         s = self.settings
         first = {"role": "user", "content": prompts.initial_prompt(
-            self.game, self.rules, self._initial_tests(), s.versions)}
+            self.game, self.rules, self._initial_tests(), s.versions, self.api)}
         turns: list[dict] = []
         current: Node | None = None
         while not self.solved and self._budget_left() > 0:

@@ -29,11 +29,13 @@ from typing import Any, Callable
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.llm import LLM, BudgetExceededError
+from ggp.synth import prompts
 from ggp.synth.llm import RecordingLLM
 from ggp.synth.refine import Node, Progress, Refiner, Settings
 from ggp.synth.runner import run_tests
 from ggp.synth.trajectories import (
     TrajectorySet,
+    close_deck,
     collect,
     load_trajectories,
     save_trajectories,
@@ -59,7 +61,7 @@ class Task:
 
 
 def reference_task(spec: str, *, games: int = 5, players: list[str] | None = None,
-                   seed: int = 0, deck: str = "open") -> Task:
+                   seed: int = 0, deck: str = "open", view_player: int = 0) -> Task:
     """A task for a registered game: its rules and ``games`` recorded games.
 
     ``players`` holds one agent spec per seat, or a single spec for every seat."""
@@ -73,7 +75,8 @@ def reference_task(spec: str, *, games: int = 5, players: list[str] | None = Non
                        f"{len(players)} player specs ({', '.join(players)}).")
     if not model.rules.strip():
         raise RunError(f"The game {spec!r} has no rules text to give to the model.")
-    train = collect(model, games=games, seed=seed, players=players, deck=deck)
+    train = collect(model, games=games, seed=seed, players=players, deck=deck,
+                    view_player=view_player)
     return Task(model.name, model.rules, train, ground_truth=model)
 
 
@@ -181,6 +184,11 @@ def synthesize(
         if task.test is None and task.ground_truth is not None and test_games > 0:
             test, players = heldout_set(task.ground_truth, games=test_games,
                                         seed=settings.seed + 1, players=test_players)
+            if task.train.deck == "closed":  # measured the way it was trained: one view
+                view = task.train.trajectories[0].player or 0
+                test = TrajectorySet("closed", test.num_players,
+                                     [close_deck(t, view) for t in test.trajectories],
+                                     test.game)
             task = Task(task.game, task.rules, task.train, task.ground_truth, test)
             meta["test"] = {"games": test_games, "players": players}
         if task.test is not None:
@@ -188,14 +196,16 @@ def synthesize(
             meta.setdefault("test", {"games": len(task.test.trajectories),
                                      "players": "from file"})
         store.write_json("metadata.json", meta)
-    tests = generate_tests(task.train, seed=settings.seed)
+    # Closed-deck games can only be checked through the inference function.
+    inference = settings.inference or task.train.deck == "closed"
+    tests = generate_tests(task.train, seed=settings.seed, inference=inference)
     store.write("tests.py", "# The training tests of this run; `python tests.py` runs them on "
                 "cwm.py.\nfrom cwm import *  # noqa: F403 - the model under test\n\n"
                 + render_module(tests) + '\n\nif __name__ == "__main__":\n    unittest.main()\n')
     meta["train"] = {"games": len(task.train.trajectories), "deck": task.train.deck,
                      "transitions": task.train.num_transitions(),
                      "tests": {k: sum(t.kind == k for t in tests) for k in
-                               ("transition", "terminal", "random_play")}}
+                               ("transition", "terminal", "random_play", "inference")}}
     meta["status"] = "running"
     store.write_json("metadata.json", meta)
 
@@ -217,7 +227,8 @@ def synthesize(
         if on_progress:
             on_progress(p)
 
-    refiner = Refiner(task.game, task.rules, tests, recorder, settings,
+    api = prompts.api_text(inference, closed_deck=task.train.deck == "closed")
+    refiner = Refiner(task.game, task.rules, tests, recorder, settings, api=api,
                       on_node=save_node, on_progress=progress)
     started = time.monotonic()
     previous_time = float(meta.get("time_s", 0.0)) if resume else 0.0
@@ -234,7 +245,7 @@ def synthesize(
     meta["status"] = "solved" if refiner.solved else "budget spent"
     if stopped_by:
         meta["stopped_by"] = stopped_by
-    _finish(store, meta, best, refiner, tests, task)
+    _finish(store, meta, best, refiner, task, inference)
     return meta
 
 
@@ -277,7 +288,7 @@ def _header(meta: dict, best: Node) -> str:
 
 
 def _finish(store: RunStore, meta: dict, best: Node | None, refiner: Refiner,
-            tests: list, task: Task) -> None:
+            task: Task, inference: bool) -> None:
     report: dict[str, Any] = {"train_failures": [], "test_failures": []}
     meta["best"] = None
     if best is not None:
@@ -286,10 +297,12 @@ def _finish(store: RunStore, meta: dict, best: Node | None, refiner: Refiner,
         train_report = refiner.reports[best.id]
         report["train_failures"] = [r.to_dict() for r in train_report.failed()[:20]]
         if task.test is not None:
-            heldout = generate_tests(task.test, prefix="Heldout", random_play=0)
+            heldout = generate_tests(task.test, prefix="Heldout", random_play=0,
+                                     inference=inference)
             result = run_tests(best.code, heldout, test_seconds=refiner.settings.test_seconds)
             meta["test"] = {**meta.get("test", {}), "accuracy": result.pass_rate,
                             "transition_accuracy": result.rate(("transition",)),
+                            "inference_accuracy": result.rate(("inference",)),
                             "by_kind": {k: list(v) for k, v in result.by_kind().items()},
                             "tests": len(heldout)}
             report["test_failures"] = [r.to_dict() for r in result.failed()[:20]]

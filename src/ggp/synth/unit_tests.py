@@ -11,6 +11,11 @@ Three kinds of test (seed 000 §4.1, App. G.2 and G.5):
   observations, no legal actions.
 * ``random_play`` — from the recorded initial state, seeded random play must run without
   errors, give one reward per player and reach a terminal state within a step bound.
+* ``inference`` (optional, App. G.3 and G.5) — one per decision point of a player: the
+  model's ``resample_history`` must return a full action list (chance included) that,
+  replayed with ``apply_action`` from the initial state, reproduces exactly that player's
+  observations and own actions and ends at its turn (in a closed-deck game's last test,
+  called with ``last_is_terminal=True``, at the end of the game).
 
 Expected values are JSON literals; results are normalized through JSON before comparing
 (so a tuple equals a list, as the protocol says), and ``unittest``'s messages show the
@@ -26,7 +31,7 @@ from dataclasses import dataclass
 from ggp.core.protocol import CHANCE, TERMINAL
 from ggp.synth.trajectories import TrajectorySet
 
-KINDS = ("transition", "terminal", "random_play")
+KINDS = ("transition", "terminal", "random_play", "inference")
 
 # Defined once at the top of the test module (shown to the LLM with the tests).
 PRELUDE = '''\
@@ -163,9 +168,79 @@ class {name}(CWMTestCase):
     return UnitTest(name, "random_play", source)
 
 
+def inference_test(name: str, initial_state, history: list, player: int,
+                   last_is_terminal: bool | None) -> UnitTest:
+    """``history`` is a list of ``[observation, action]``, the last action None."""
+    start = "INITIAL_STATE" if initial_state is None else _lit(initial_state)
+    extra = "" if last_is_terminal is None else f", last_is_terminal={last_is_terminal}"
+    expected_player = TERMINAL if last_is_terminal else player
+    source = f'''\
+class {name}(CWMTestCase):
+    """Player {player}'s view after {len(history)} observations: resample_history must give
+    actions (chance included) that reproduce it from the initial state."""
+
+    def test(self):
+        history = {_lit([[obs, action] for obs, action in history])}
+        player_id = {player}
+        actions = resample_history([tuple(entry) for entry in history], player_id{extra})
+        print(f"resample_history returned {{actions!r}}")
+        state = {start}
+        views = iter(history)
+        observation, own_action = next(views)
+        for action in actions:
+            if get_current_player(state) == player_id:
+                self.assertJSONEqual(observation, get_observations(state)[player_id],
+                                     "the player's observation in the replayed state")
+                self.assertEqual(own_action, action, "the player's own action")
+                observation, own_action = next(views, (None, "no observation left"))
+            print(f"in state {{state}} taking {{action!r}}")
+            state = apply_action(state, action)
+        self.assertJSONEqual({expected_player}, get_current_player(state),
+                             "get_current_player at the end of the replayed history")
+        self.assertJSONEqual(observation, get_observations(state)[player_id],
+                             "the player's last observation")
+        self.assertIsNone(next(views, None), "observations left over after the history")
+'''
+    return UnitTest(name, "inference", source)
+
+
+def _open_deck_views(trajectory) -> dict[int, list[list]]:
+    """Each player's obs-action history (its decision points), from an open-deck game."""
+    views: dict[int, list[list]] = {}
+    for step in trajectory.steps:
+        if step.current_player >= 0:
+            views.setdefault(step.current_player, []).append(
+                [step.observations[step.current_player], step.action])
+    return views
+
+
+def inference_tests(trajectories: TrajectorySet, prefix: str = "") -> list[UnitTest]:
+    """Inference tests: open deck, one per decision point of every player; closed deck,
+    one per decision point of the viewing player plus one at the end of the game."""
+    tests = []
+    initial = trajectories.initial_state
+    for t, trajectory in enumerate(trajectories.trajectories):
+        if trajectories.deck == "open":
+            for player, view in sorted(_open_deck_views(trajectory).items()):
+                for k in range(len(view)):
+                    history = [*view[:k], [view[k][0], None]]
+                    tests.append(inference_test(f"Test{prefix}Inference_g{t}_p{player}_{k}",
+                                                initial, history, player, None))
+            continue
+        view = trajectory.view
+        for k, entry in enumerate(view):
+            history = [[e["observation"], e["action"]] for e in view[:k]]
+            history.append([entry["observation"], None])
+            tests.append(inference_test(f"Test{prefix}Inference_g{t}_{k}", None, history,
+                                        trajectory.player, bool(entry.get("terminal"))))
+    return tests
+
+
 def generate_tests(trajectories: TrajectorySet, *, prefix: str = "",
-                   random_play: int = 5, seed: int = 0) -> list[UnitTest]:
-    """All tests of ``trajectories`` (closed deck gives only random-play tests)."""
+                   random_play: int = 5, seed: int = 0,
+                   inference: bool = False) -> list[UnitTest]:
+    """All tests of ``trajectories``: transition and terminal tests (open deck),
+    random-play tests, and inference tests if asked for."""
     tests: list[UnitTest] = []
     for t, trajectory in enumerate(trajectories.trajectories):
         steps = trajectory.steps
@@ -178,6 +253,8 @@ def generate_tests(trajectories: TrajectorySet, *, prefix: str = "",
     for k in range(random_play):
         tests.append(random_play_test(f"Test{prefix}RandomPlay_{k}", trajectories.initial_state,
                                       trajectories.num_players, rng.randrange(10**6)))
+    if inference:
+        tests += inference_tests(trajectories, prefix)
     return tests
 
 
