@@ -17,6 +17,19 @@ class CWMTestCase(unittest.TestCase):
             self.fail(f"{call} returned a value that is not JSON-serializable: {exc}")
         self.assertEqual(expected, actual, call)
 
+    def assertChanceOutcomes(self, expected, state):
+        """Outcome probabilities; without get_chance_outcomes all are equally likely."""
+        if "get_chance_outcomes" in globals():
+            call = "get_chance_outcomes(state)"
+            actual = {outcome: p for outcome, p in get_chance_outcomes(state)}
+        else:
+            call = "equally likely get_legal_actions(state) (no get_chance_outcomes)"
+            legal = list(get_legal_actions(state))
+            actual = {outcome: 1.0 / len(legal) for outcome in legal}
+        self.assertEqual(sorted(expected), sorted(actual), call)
+        for outcome, p in expected.items():
+            self.assertAlmostEqual(p, actual[outcome], 6, f"{call}: {outcome!r}")
+
 
 class TestTransition_g0_s0(CWMTestCase):
     """Player 0 takes 'x(0,0)'."""
