@@ -155,17 +155,22 @@ def synthesize(
     test_games: int = 100,
     test_players: list[str] | None = None,
     resume: bool = False,
+    max_calls: int | None = None,
     replay_from: str | Path | None = None,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> dict[str, Any]:
     """Run (or resume) a synthesis and return its metadata.
 
-    ``task`` may be None when resuming: everything is read back from the directory.
+    ``task`` may be None when resuming: everything is read back from the directory, and
+    ``max_calls`` may raise (or lower) the stored call budget.
     ``replay_from`` names another run's ``exchanges.jsonl`` whose answers are reused.
     """
     store = RunStore(run_dir)
     if resume:
         task, settings, meta = _load_run(store)
+        if max_calls is not None:
+            settings = replace(settings, max_calls=max_calls)
+            meta["settings"] = asdict(settings)
     else:
         task, meta = _start_run(store, task, settings, backend or {}, test_games,
                                 test_players)
