@@ -140,6 +140,8 @@ def synth(
             meta = synthesize(run_dir, task, llm, settings, backend=info,
                               test_games=test_games, resume=resume is not None,
                               max_calls=budget,
+                              # The exchange backend re-reads its own numbered files.
+                              replay_log=info.get("name") != "exchange",
                               test_players=([p for p in test_players.split(",") if p.strip()]
                                             if test_players else None),
                               replay_from=(replay / "exchanges.jsonl") if replay else None,

@@ -157,13 +157,15 @@ def synthesize(
     resume: bool = False,
     max_calls: int | None = None,
     replay_from: str | Path | None = None,
+    replay_log: bool = True,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> dict[str, Any]:
     """Run (or resume) a synthesis and return its metadata.
 
     ``task`` may be None when resuming: everything is read back from the directory, and
     ``max_calls`` may raise (or lower) the stored call budget.
-    ``replay_from`` names another run's ``exchanges.jsonl`` whose answers are reused.
+    ``replay_from`` names another run's ``exchanges.jsonl`` whose answers are reused;
+    ``replay_log=False`` asks the model again for everything (see :class:`RecordingLLM`).
     """
     store = RunStore(run_dir)
     if resume:
@@ -185,7 +187,8 @@ def synthesize(
     store.write_json("metadata.json", meta)
 
     recorder = RecordingLLM(llm, store.file("exchanges.jsonl"),
-                            replay_from=Path(replay_from) if replay_from else None)
+                            replay_from=Path(replay_from) if replay_from else None,
+                            replay=replay_log)
     tree: dict[int, dict] = {}
 
     def save_node(node: Node) -> None:
