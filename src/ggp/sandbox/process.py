@@ -236,6 +236,7 @@ class SandboxProcess:
         finally:
             os.close(reply_write)
         self._replies = reply_read
+        os.set_blocking(self.proc.stdin.fileno(), False)  # see _write
         self.stdout = _Tail(self.proc.stdout, limits.output_bytes, self._check_output)
         self.stderr = _Tail(self.proc.stderr, limits.output_bytes, self._check_output)
 
@@ -247,12 +248,10 @@ class SandboxProcess:
         """
         deadline = time.monotonic() + timeout
         try:
-            self.proc.stdin.write((json.dumps(message) + "\n").encode())
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError, TypeError, ValueError) as exc:
-            if isinstance(exc, (TypeError, ValueError)):
-                raise SandboxFailure("protocol", f"request is not JSON: {exc}") from exc
-            raise self._failure("crash", "the process exited before the request") from exc
+            data = (json.dumps(message) + "\n").encode()
+        except (TypeError, ValueError) as exc:
+            raise SandboxFailure("protocol", f"request is not JSON: {exc}") from exc
+        self._write(data, deadline)
         line = self._read_line(deadline)
         try:
             reply = json.loads(line)
@@ -269,6 +268,24 @@ class SandboxProcess:
             raise SandboxFailure(kind, detail, stdout=self.stdout.text(),
                                  stderr=self.stderr.text())
         return reply["ok"]
+
+    def _write(self, data: bytes, deadline: float) -> None:
+        """Write to the child's stdin without ever blocking past the deadline (a child
+        that stops reading must not hang the arena)."""
+        fd = self.proc.stdin.fileno()
+        while data:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._failure("timeout", "the process stopped reading its requests")
+            _, writable, _ = select.select([], [fd], [], min(left, 0.5))
+            if not writable:
+                continue
+            try:
+                data = data[os.write(fd, data[:65536]):]
+            except BlockingIOError:
+                continue
+            except OSError as exc:  # BrokenPipeError: it is gone
+                raise self._failure("crash", "the process exited before the request") from exc
 
     def _read_line(self, deadline: float) -> bytes:
         while b"\n" not in self._buffer:
