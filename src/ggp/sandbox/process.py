@@ -209,7 +209,6 @@ class SandboxProcess:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
         self.output_exceeded = False
-        self.killed_for_timeout = False
         self._buffer = b""
         reply_read, reply_write = os.pipe()
         paths = json.dumps([_package_root(), *sys_path])
@@ -219,7 +218,8 @@ class SandboxProcess:
         command = [sys.executable, "-I", "-u", "-c", _BOOTSTRAP, paths, entry, mode,
                    str(reply_write)]
         if not limits.network and network_isolation_available():
-            command = ["unshare", "--net", "--", *command]  # unshare execs: same process
+            # unshare execs the interpreter: same process, limits and session
+            command = [shutil.which("unshare"), "--net", "--", *command]
         try:
             self.proc = subprocess.Popen(
                 command,
@@ -231,8 +231,12 @@ class SandboxProcess:
                 start_new_session=True,
                 close_fds=True,
                 pass_fds=(reply_write,),
-                preexec_fn=_preexec(limits),  # noqa: PLW1509 - only setrlimit runs there
+                preexec_fn=_preexec(limits),  # noqa: PLW1509 - setrlimit and prctl only
             )
+        except BaseException:
+            os.close(reply_read)
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            raise
         finally:
             os.close(reply_write)
         self._replies = reply_read
@@ -291,7 +295,6 @@ class SandboxProcess:
         while b"\n" not in self._buffer:
             left = deadline - time.monotonic()
             if left <= 0:
-                self.killed_for_timeout = True
                 raise self._failure("timeout", "no answer before the deadline")
             ready, _, _ = select.select([self._replies], [], [], min(left, 0.5))
             if not ready:
