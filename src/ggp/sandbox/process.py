@@ -13,6 +13,7 @@ than allowed.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import functools
@@ -345,25 +346,17 @@ class SandboxProcess:
 
     def kill(self) -> None:
         """Kill the whole process group (forked children included) and reap the child."""
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
 
     def close(self, grace: float = 1.0) -> None:
         """Ask the child to stop (end of stdin), then kill its group and remove its files."""
-        try:
+        with contextlib.suppress(OSError):
             self.proc.stdin.close()
-        except OSError:
-            pass
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            pass
         self.kill()
         os.close(self._replies)
         shutil.rmtree(self.workdir, ignore_errors=True)
