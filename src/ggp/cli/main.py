@@ -12,6 +12,7 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 import ggp.cli
 from ggp.core.errors import GGPError
@@ -52,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     except GGPError as exc:
         if _state["debug"] or "--debug" in (argv or sys.argv):
             raise
-        err_console.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, markup=True)
         return 2
     except typer.Exit as exc:
         return exc.exit_code
