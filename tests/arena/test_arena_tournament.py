@@ -182,3 +182,15 @@ def test_a_crashing_in_process_agent_stops_the_pool_with_a_clear_error(tmp_path)
              for t in schedule(config, {"tic_tac_toe": 2})]
     with pytest.raises(GGPError, match="--sandbox"):
         run_local(tasks, lambda record, trajectory: None, workers=1)
+
+
+def test_two_writers_cannot_share_a_directory(tmp_path):
+    from ggp.arena.store import ResultStore
+
+    config = TournamentConfig(games=["tic_tac_toe"], agents=["random"], matches=1)
+    games = {"tic_tac_toe": {"name": "tic_tac_toe", "num_players": 2}}
+    first = ResultStore.open(tmp_path, config, games)
+    with pytest.raises(ResultsError, match="Another 'ggp arena'"):
+        ResultStore.open(tmp_path, config, games)
+    first.close()
+    ResultStore.open(tmp_path, config, games).close()
