@@ -120,7 +120,7 @@ def test_evil_agents_forfeit_and_the_tournament_goes_on(tmp_path):
     evil = [f"{EVIL}:mode={m}" for m in ("raise", "hang", "allocate", "print", "illegal",
                                          "crash")]
     config = TournamentConfig(games=["tic_tac_toe"], agents=evil, opponents=["random"],
-                              matches=1, move_seconds=2.0, memory_mb=256)
+                              matches=1, move_seconds=5.0, memory_mb=256)
     run = run_tournament(config, tmp_path, workers=2)
     assert run.played == len(evil) * 2
     reasons = {}
