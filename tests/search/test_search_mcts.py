@@ -209,3 +209,18 @@ def test_whole_game_value_function_is_not_double_counted():
     root = MCTS(game, ValueFunctionEvaluator(game), simulations=2,
                 rng=random.Random(0)).search(game.initial_state())
     assert root.children["a"].mean(0) == 1.0 and root.children["b"].mean(0) == 0.0
+
+
+def test_endless_playouts_raise_a_typed_error():
+    from ggp.core.errors import ModelError
+
+    meta = GameMetadata(num_players=1, min_utility=0, max_utility=1, zero_sum=False,
+                        outcome="payoff")
+    endless = from_functions(
+        "endless", INITIAL_STATE={"n": 0}, METADATA=meta, get_current_player=lambda s: 0,
+        get_player_name=str, get_legal_actions=lambda s: ["step"],
+        apply_action=lambda s, a: {"n": s["n"] + 1}, get_rewards=lambda s: [0.0],
+        get_observations=lambda s: [s])
+    with pytest.raises(ModelError, match="did not end"):
+        RandomRolloutEvaluator(endless, n_rollouts=2, max_steps=50).evaluate({"n": 0},
+                                                                             random.Random(0))
