@@ -7,9 +7,11 @@ Run:  python bench/search_belief_strength.py
 """
 
 import statistics
-from ggp.core.registry import make_game
+
 from ggp.agents import make_agent
 from ggp.arena.match import play_match
+from ggp.core.registry import make_game
+
 m = make_game("leduc_poker")
 res = []
 for seed in range(200):
