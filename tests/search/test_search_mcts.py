@@ -185,3 +185,42 @@ def test_mcts_beats_random_at_connect_four():
             agents.reverse()
         wins += play_match(c4, agents, seed=seed, record_states=False).returns[seat] > 0
     assert wins >= (95 if FULL else 3)
+
+
+def test_whole_game_value_function_is_not_double_counted():
+    """value_function estimates the whole game's return; rewards already collected on the
+    way to the leaf must not be counted twice."""
+    from ggp.search.evaluators import ValueFunctionEvaluator
+
+    meta = GameMetadata(num_players=1, min_utility=0, max_utility=1, zero_sum=False,
+                        outcome="payoff")
+
+    def apply(s, a):
+        return {"moves": s["moves"] + 1, "points": s["points"] + (a == "a"),
+                "r": [1.0 if a == "a" else 0.0]}
+
+    game = from_functions(
+        "two_steps", INITIAL_STATE={"moves": 0, "points": 0, "r": [0.0]}, METADATA=meta,
+        get_current_player=lambda s: TERMINAL if s["moves"] == 2 else 0,
+        get_player_name=str,
+        get_legal_actions=lambda s: [] if s["moves"] == 2 else ["a", "b"],
+        apply_action=apply, get_rewards=lambda s: list(s["r"]),
+        get_observations=lambda s: [s], value_function=lambda s, p: float(s["points"]))
+    root = MCTS(game, ValueFunctionEvaluator(game), simulations=2,
+                rng=random.Random(0)).search(game.initial_state())
+    assert root.children["a"].mean(0) == 1.0 and root.children["b"].mean(0) == 0.0
+
+
+def test_endless_playouts_raise_a_typed_error():
+    from ggp.core.errors import ModelError
+
+    meta = GameMetadata(num_players=1, min_utility=0, max_utility=1, zero_sum=False,
+                        outcome="payoff")
+    endless = from_functions(
+        "endless", INITIAL_STATE={"n": 0}, METADATA=meta, get_current_player=lambda s: 0,
+        get_player_name=str, get_legal_actions=lambda s: ["step"],
+        apply_action=lambda s, a: {"n": s["n"] + 1}, get_rewards=lambda s: [0.0],
+        get_observations=lambda s: [s])
+    with pytest.raises(ModelError, match="did not end"):
+        RandomRolloutEvaluator(endless, n_rollouts=2, max_steps=50).evaluate({"n": 0},
+                                                                             random.Random(0))
