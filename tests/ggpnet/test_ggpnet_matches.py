@@ -46,7 +46,7 @@ def check_complete(record, game):
     ("guessSix.gdl", "gdl2", 0.5), ("guessSix.gdl", "gdl2-legacy", 0.5),
     ("numberguessing.gdl", "gdl2-legacy", 0.5),
     # 52 cards dealt by nature: tracking the hidden cards needs more than a split second
-    ("blackjack.gdl", "gdl2", 2.0),
+    ("blackjack.gdl", "gdl2", 3.0),
 ])
 def test_our_players_complete_matches_without_errors(name, form, clock):
     game = load_match_game(gdl_file(name))

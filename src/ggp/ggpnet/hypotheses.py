@@ -101,8 +101,13 @@ class HypothesisTracker:
         nothing, by searching each hypothesis for any consistent joint move. Percepts
         are not checked when ``seen`` is None (relaxed successors)."""
         out: list[Hypothesis] = []
+        now = time.monotonic()
+        # rejection sampling gets at most 60% of the time: the search below must run
+        # when the percepts are too specific for random draws to hit them
+        sampling_end = None if deadline is None else now + 0.6 * max(0.0, deadline - now)
         for _ in range(self.size * _REJECTION_TRIES):
-            if len(out) >= self.size or (deadline is not None and time.monotonic() > deadline):
+            if len(out) >= self.size or (sampling_end is not None
+                                         and time.monotonic() > sampling_end):
                 break
             hyp = self.rng.choice(self.hypotheses)
             legal = self.game.legal(hyp.state)
