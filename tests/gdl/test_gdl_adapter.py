@@ -36,7 +36,7 @@ def random_playout(model, rng, check=None):
 def test_corpus_game_plays_to_terminal_with_goals_in_range(p):
     model = load_model(str(p))
     rng = random.Random(3)
-    for _ in range(1 if p.name in HEAVY else 3):
+    for _ in range(1 if p.name in HEAVY else 2):
         state = random_playout(model, rng)
         returns = model.rewards(state)
         assert len(returns) == model.num_players
@@ -58,7 +58,7 @@ def test_tictactoe_agrees_with_reference_game():
     assert model.metadata.num_players == 2 and model.metadata.perfect_information
     rng = random.Random(11)
     outcomes = set()
-    for _ in range(150):
+    for _ in range(60):
         gdl, ref = model.initial_state(), dict(tic_tac_toe.INITIAL_STATE)
         while True:
             gp, rp = model.current_player(gdl), tic_tac_toe.get_current_player(ref)
@@ -83,8 +83,7 @@ def test_tictactoe_agrees_with_reference_game():
 
 
 def test_check_model_accepts_gdl_games():
-    for name, games in (("ticTacToe.kif", 5), ("roshambo2.kif", 5), ("montyhall.gdl", 5),
-                        ("kriegTTT_4x4.gdl", 1)):
+    for name, games in (("ticTacToe.kif", 3), ("roshambo2.kif", 3), ("montyhall.gdl", 5)):
         report = check_model(load_model(str(path(name))), games=games)
         assert report.ok, (name, list(report.violations)[:2])
 
@@ -170,7 +169,7 @@ def test_montyhall_information_set_gives_two_thirds_for_switching():
 def test_sampled_states_are_consistent_in_krieg_tictactoe():
     model = load_model(str(path("kriegTTT_4x4.gdl")))
     rng = random.Random(2)
-    for _ in range(3):
+    for _ in range(2):
         state, histories = model.initial_state(), {0: [], 1: []}
         for _ in range(6):
             if model.is_terminal(state):

@@ -1,0 +1,97 @@
+"""Malformed input never crashes: it parses, or fails with a located GDL error."""
+
+import string
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ggp.gdl.adapter import load_gdl_text
+from ggp.gdl.errors import GDLError
+from ggp.gdl.infix import parse_infix
+from ggp.gdl.kif import parse_kif
+from ggp.gdl.validate import validate
+
+from test_gdl_parse import COIN_INFIX
+
+TICTACTOE_KIF = """(role x) (role o) (init (cell 1 b)) (init (cell 2 b)) (init (control x))
+(<= (legal ?p (mark ?c)) (true (cell ?c b)) (true (control ?p)))
+(<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+(<= (next (cell ?c ?p)) (does ?p (mark ?c)))
+(<= (next (cell ?c ?m)) (true (cell ?c ?m)) (distinct ?m b))
+(<= (next (cell ?c b)) (true (cell ?c b)) (not (marked ?c)))
+(<= (marked ?c) (does ?p (mark ?c)))
+(<= (next (control o)) (true (control x)))
+(<= (next (control x)) (true (control o)))
+(<= terminal (not (true (cell 1 b))) (not (true (cell 2 b))))
+(<= (goal ?p 50) (role ?p))
+"""
+
+KIF_TOKENS = st.sampled_from(["(", ")", "(", ")", "<=", "not", "or", "distinct", "true",
+                              "does", "role", "?x", "?y", "a", "b", "1", "next", "legal",
+                              "goal", "terminal", "init", ";c\n", "\r\n", " ", "\n", "?"])
+INFIX_TOKENS = st.sampled_from(["(", ")", ",", "&", "~", ":-", ".", "X", "Y", "a", "b", "1",
+                                "role", "legal", "true", "does", "distinct", "or", "not",
+                                "next", "goal", "terminal", "init", "\n", " ", ";c\n", "'q'"])
+
+
+def _located(exc: GDLError) -> None:
+    assert exc.line >= 1 and exc.col >= 1, (exc, exc.line, exc.col)
+
+
+def _mutate(text: str, data) -> str:
+    """Delete, duplicate or insert a few characters at random places."""
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(text)))
+        op = data.draw(st.sampled_from(["delete", "insert", "cut"]))
+        if op == "delete":
+            text = text[:i] + text[i + 1:]
+        elif op == "insert":
+            text = text[:i] + data.draw(st.sampled_from(list("()?;~&,. \nAx1") + ["<=", ":-"])) + text[i:]
+        else:
+            text = text[:i]
+    return text
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(KIF_TOKENS, max_size=40).map(" ".join))
+def test_kif_token_soup(text):
+    try:
+        validate(parse_kif(text))
+    except GDLError as exc:
+        _located(exc)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(INFIX_TOKENS, max_size=40).map(" ".join))
+def test_infix_token_soup(text):
+    try:
+        validate(parse_infix(text))
+    except GDLError as exc:
+        _located(exc)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.text(alphabet=string.printable + "\u00e9\u2603", max_size=80))
+def test_arbitrary_text(text):
+    for parser in (parse_kif, parse_infix):
+        try:
+            validate(parser(text))
+        except GDLError as exc:
+            _located(exc)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_games_load_or_fail_with_location(data):
+    source = data.draw(st.sampled_from([TICTACTOE_KIF, COIN_INFIX]))
+    text = _mutate(source, data)
+    try:
+        model = load_gdl_text(text)
+    except GDLError as exc:
+        _located(exc)
+        return
+    state = model.initial_state()  # a valid mutant is a playable game
+    for _ in range(20):
+        if model.is_terminal(state):
+            break
+        state = model.apply(state, model.legal_actions(state)[0])
