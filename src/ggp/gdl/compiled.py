@@ -27,7 +27,7 @@ from typing import Callable, Iterable
 
 from ggp.core.errors import ModelError
 from ggp.gdl.program import atom_of, dependencies, normalize, reachable, strata
-from ggp.gdl.terms import Rule, Term, Var, key_of
+from ggp.gdl.terms import Rule, Var, key_of
 
 GroundTerm = str | tuple
 State = frozenset
@@ -66,7 +66,7 @@ class CompiledReasoner:
         self._index_specs: dict = {}
         self._builders: list[Callable] = []
         self._compiled: dict[int, tuple] = {}
-        self._plans: dict[frozenset, list[int]] = {}
+        self._plans: dict[tuple, list[int]] = {}
         # static relations are computed once, in stratum order, so a rule can bake in the
         # (finished) relations and indexes of earlier strata as constants
         self._static: dict[str, set] = {}
@@ -163,13 +163,12 @@ class CompiledReasoner:
         return ctx.rel
 
     def _plan(self, targets: tuple) -> list[int]:
-        key = frozenset(targets)
-        plan = self._plans.get(key)
+        plan = self._plans.get(targets)
         if plan is None:
             deps = reachable(self._graph, set(targets))
             plan = sorted({self._stratum_of[k] for k in deps if k in self._stratum_of
                            and k in self._dynamic and k not in _INPUTS})
-            self._plans[key] = plan
+            self._plans[targets] = plan
         return plan
 
     def _run_stratum(self, i: int, ctx: "_Context") -> None:
