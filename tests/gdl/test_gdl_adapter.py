@@ -199,3 +199,32 @@ def test_infix_game_loads_and_plays():
     assert model.metadata.extra["gdl_ii"]
     state = random_playout(model, random.Random(0))
     assert model.is_terminal(state)
+
+
+BLIND = "src/ggp/gdl/games/blind_tictactoe.gdl"
+
+
+def _blind_round(white, black, coin):
+    from pathlib import Path
+
+    model = load_model(str(Path(__file__).parents[2] / BLIND))
+    s0 = model.initial_state()
+    s = model.apply(model.apply(model.apply(s0, white), black), coin)
+    return model, s0, s
+
+
+def test_blind_tictactoe_information_sets_after_one_round():
+    # white plays the centre and sees "ok": black marked any of the 8 other cells, or
+    # also the centre and lost the coin toss (9 states)
+    model, s0, s = _blind_round("(mark 2 2)", "(mark 1 1)", "(tiebreak x)")
+    assert model.observation(s, 0)["history"] == [["(mark 2 2)", ["ok"]]]
+    history = [(model.observation(s0, 0), "(mark 2 2)"), (model.observation(s, 0), None)]
+    states = information_set(model, 0, history)
+    assert len(states) == 9
+    assert all("(cell 2 2 x)" in st["true"] for st, _ in states)
+    # white sees nothing: black won the centre on the coin, a single state
+    model, s0, s = _blind_round("(mark 2 2)", "(mark 2 2)", "(tiebreak o)")
+    assert model.observation(s, 0)["history"] == [["(mark 2 2)", []]]
+    history = [(model.observation(s0, 0), "(mark 2 2)"), (model.observation(s, 0), None)]
+    (only, p), = information_set(model, 0, history)
+    assert p == pytest.approx(1.0) and "(cell 2 2 o)" in only["true"]
