@@ -3,7 +3,7 @@
 import json
 import time
 
-from conftest import gdl_file, quick_player, running
+from ggpnet_helpers import gdl_file, quick_player, running
 
 from ggp.cli.main import main
 

@@ -2,7 +2,7 @@
 clock, against the manager's own rule (a reply is late after the clock plus 1 s grace).
 The full 100-move run with the strict clock is bench/ggpnet_deadline.py."""
 
-from conftest import gdl_file, quick_player, running
+from ggpnet_helpers import gdl_file, quick_player, running
 
 from ggp.ggpnet.game import load_match_game
 from ggp.ggpnet.manager import MatchConfig, run_match

@@ -6,7 +6,7 @@ import threading
 import time
 
 import pytest
-from conftest import gdl_file, quick_player, running
+from ggpnet_helpers import gdl_file, quick_player, running
 
 from ggp.arena.report import write_report
 from ggp.arena.stats import tabulate

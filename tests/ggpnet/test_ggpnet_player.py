@@ -4,7 +4,7 @@ import gc
 import random
 
 import pytest
-from conftest import gdl_file, quick_player
+from ggpnet_helpers import gdl_file, quick_player
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -63,15 +63,13 @@ def test_gdl2_turns_must_come_in_order():
     player.close()
 
 
-TTT = rules_list(gdl_file("ticTacToe.kif").read_text())
-
-
 @pytest.mark.parametrize("text, fragment", [
-    (f"(START m zz {TTT} 1 1)", "not a player"),
+    ("(START m zz TTT 1 1)", "not a player"),  # TTT: the rules of tic-tac-toe
     ("(START m r ((role r) (<= (legal r a) (true ?x) (not (foo ?y)))) 1 1)", "cannot play"),
     ("(START m random ((role random) (role b) (sees b x)) 1 1)", "cannot play"),
 ])
 def test_bad_rules_get_an_error_and_leave_the_player_free(text, fragment):
+    text = text.replace("TTT", rules_list(gdl_file("ticTacToe.kif").read_text()))
     player = quick_player()
     status, body = player.handle(text)
     assert status == 400 and fragment in body

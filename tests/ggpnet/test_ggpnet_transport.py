@@ -5,7 +5,7 @@ import threading
 import time
 import urllib.parse
 
-from conftest import running
+from ggpnet_helpers import running
 
 from ggp.ggpnet.transport import GGPServer, http_reply, parse_endpoint, send_message
 

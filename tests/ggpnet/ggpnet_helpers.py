@@ -1,4 +1,5 @@
-"""Shared helpers for the GGP protocol tests: loopback servers that are always closed."""
+"""Shared helpers for the GGP protocol tests: loopback servers that are always closed
+(a plain module with a unique name, imported by the test files)."""
 
 import contextlib
 from pathlib import Path
