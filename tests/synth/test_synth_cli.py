@@ -73,3 +73,17 @@ def test_replay_into_a_new_directory_without_a_model(finished_run, tmp_path, cap
     assert main(["synth", "tic_tac_toe", "--games", "4", "--replay", str(finished_run),
                  "--out", str(tmp_path / "other")]) == 2
     assert "holds no answer" in " ".join(capsys.readouterr().err.split())
+
+
+def test_show_prints_the_first_failing_test_of_an_unsolved_run(tmp_path, capsys):
+    bad = fixture("tic_tac_toe_cwm.py").replace('0: "x"', '0: "X"')
+    synthesize(tmp_path / "run", reference_task("tic_tac_toe", games=2),
+               ScriptedLLM([answer(bad)]), Settings(max_calls=1), test_games=0)
+    assert main(["synth", "show", str(tmp_path / "run")]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "budget spent" in out and "First failing training test" in out
+    assert "get_player_name(0)" in out
+
+
+def test_bad_deck_is_a_usage_error(capsys):
+    assert main(["synth", "quadranto", "--deck", "sideways"]) == 2

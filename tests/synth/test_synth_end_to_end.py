@@ -172,3 +172,15 @@ def test_inference_function_is_synthesized_with_the_model(tmp_path, game):
         assert meta["test"]["accuracy"] == 1.0
     model = load_model_file(tmp_path / "run" / "cwm.py")
     assert check_model(model, games=10).ok  # ggp check replays resample_history too
+
+
+def test_resume_with_a_larger_budget_continues_the_search(tmp_path):
+    script = _script("tic_tac_toe")
+    task = reference_task("tic_tac_toe", games=5, seed=0)
+    first = synthesize(tmp_path / "run", task, ScriptedLLM(script[:1]), Settings(max_calls=1),
+                       test_games=0)
+    assert first["status"] == "budget spent" and first["calls"] == 1
+    more = ScriptedLLM(script[1:])
+    again = synthesize(tmp_path / "run", None, more, resume=True, max_calls=5)
+    assert again["status"] == "solved" and again["calls"] == 3
+    assert again["replayed_calls"] == 1 and again["settings"]["max_calls"] == 5

@@ -56,3 +56,20 @@ def test_the_layers_call_budget_ends_the_search_cleanly(tmp_path):
     assert meta["status"] == "budget spent" and meta["calls"] == 1
     assert "budget" in meta["stopped_by"].lower()
     assert meta["best"]["train_accuracy"] < 1.0
+
+
+def test_a_hand_driven_run_resumes_through_the_exchange_files(tmp_path):
+    from ggp.llm.exchange import ExchangeBackend, ExchangeTimeoutError
+
+    folder = tmp_path / "exchange"
+    folder.mkdir()
+    (folder / "response_000001.md").write_text(SCRIPT[0])  # the person answered once
+    task = reference_task("tic_tac_toe", games=3)
+    with pytest.raises(ExchangeTimeoutError):  # ... then walked away
+        synthesize(tmp_path / "run", task, ExchangeBackend(folder, timeout_s=1, settle_s=0.1),
+                   Settings(), test_games=0)
+    assert (folder / "prompt_000002.md").is_file()
+    (folder / "response_000002.md").write_text(SCRIPT[1])
+    meta = synthesize(tmp_path / "run", None, ExchangeBackend(folder, settle_s=0.1),
+                      resume=True, replay_log=False)
+    assert meta["status"] == "solved" and meta["calls"] == 2

@@ -33,7 +33,8 @@ def synth(
         None, help="Reuse the answers recorded in this run directory's exchanges.jsonl "
         "(without backend options nothing new is asked)."),
     mode: str = typer.Option("tree", help="Refinement: 'tree' (REx) or 'conversation'."),
-    budget: int = typer.Option(500, help="Maximum number of LLM calls."),
+    budget: Optional[int] = typer.Option(
+        None, help="Maximum number of LLM calls (default 500; with --resume, the run's)."),
     max_tokens: Optional[int] = typer.Option(None, help="Stop after this many tokens."),
     versions: int = typer.Option(1, help="Programs asked for in each call."),
     parallel: int = typer.Option(1, help="Concurrent LLM calls (tree search)."),
@@ -120,13 +121,15 @@ def synth(
         if not need_llm:  # every answer comes from the earlier run's backend and model
             info = RunStore(replay).read_json("metadata.json").get("backend", {})
         info = {**info, "replayed_from": str(replay)}
-    settings = Settings(mode=mode, max_calls=budget, max_tokens=max_tokens, versions=versions,
-                        parallel=parallel, heuristic_weight=heuristic_weight, seed=seed,
+    settings = Settings(mode=mode, max_calls=500 if budget is None else budget,
+                        max_tokens=max_tokens, versions=versions, parallel=parallel,
+                        heuristic_weight=heuristic_weight, seed=seed,
                         test_seconds=test_seconds, inference=inference)
     console.print(f"[bold]ggp synth[/] {task.game if task else resume} → {run_dir}")
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
                   TimeElapsedColumn(), console=console, transient=False) as bar:
-        job = bar.add_task("LLM calls", total=budget, info="starting")
+        total = settings.max_calls if resume is None else budget  # None: unknown yet
+        job = bar.add_task("LLM calls", total=total, info="starting")
 
         def on_progress(p) -> None:
             bar.update(job, completed=p.calls,
@@ -136,6 +139,9 @@ def synth(
         try:
             meta = synthesize(run_dir, task, llm, settings, backend=info,
                               test_games=test_games, resume=resume is not None,
+                              max_calls=budget,
+                              # The exchange backend re-reads its own numbered files.
+                              replay_log=info.get("name") != "exchange",
                               test_players=([p for p in test_players.split(",") if p.strip()]
                                             if test_players else None),
                               replay_from=(replay / "exchanges.jsonl") if replay else None,

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -40,7 +40,7 @@ from ggp.synth.trajectories import (
     load_trajectories,
     save_trajectories,
 )
-from ggp.synth.unit_tests import generate_tests, render_module
+from ggp.synth.unit_tests import KINDS, generate_tests, render_module
 
 FORMAT_VERSION = 1
 
@@ -58,6 +58,7 @@ class Task:
     train: TrajectorySet
     ground_truth: WorldModel | None = None
     test: TrajectorySet | None = None
+    seed: int | None = None  # of the recorded training games, when ggp recorded them
 
 
 def reference_task(spec: str, *, games: int = 5, players: list[str] | None = None,
@@ -77,7 +78,7 @@ def reference_task(spec: str, *, games: int = 5, players: list[str] | None = Non
         raise RunError(f"The game {spec!r} has no rules text to give to the model.")
     train = collect(model, games=games, seed=seed, players=players, deck=deck,
                     view_player=view_player)
-    return Task(model.name, model.rules, train, ground_truth=model)
+    return Task(model.name, model.rules, train, ground_truth=model, seed=seed)
 
 
 def user_task(rules_file: str | Path, trajectories_file: str | Path, *,
@@ -154,63 +155,40 @@ def synthesize(
     test_games: int = 100,
     test_players: list[str] | None = None,
     resume: bool = False,
+    max_calls: int | None = None,
     replay_from: str | Path | None = None,
+    replay_log: bool = True,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> dict[str, Any]:
     """Run (or resume) a synthesis and return its metadata.
 
-    ``task`` may be None when resuming: everything is read back from the directory.
-    ``replay_from`` names another run's ``exchanges.jsonl`` whose answers are reused.
+    ``task`` may be None when resuming: everything is read back from the directory, and
+    ``max_calls`` may raise (or lower) the stored call budget.
+    ``replay_from`` names another run's ``exchanges.jsonl`` whose answers are reused;
+    ``replay_log=False`` asks the model again for everything (see :class:`RecordingLLM`).
     """
     store = RunStore(run_dir)
     if resume:
-        meta = store.read_json("metadata.json")
-        settings = Settings(**meta["settings"])
-        task = Task(meta["game"], store.file("rules.txt").read_text(encoding="utf-8"),
-                    load_trajectories(store.file("trajectories.jsonl")),
-                    ground_truth=_ground_truth(meta),
-                    test=(load_trajectories(store.file("test_trajectories.jsonl"))
-                          if store.file("test_trajectories.jsonl").is_file() else None))
+        task, settings, meta = _load_run(store)
+        if max_calls is not None:
+            settings = replace(settings, max_calls=max_calls)
+            meta["settings"] = asdict(settings)
     else:
-        if task is None:
-            raise RunError("Nothing to synthesize: give a game or rules and trajectories.")
-        if store.exists():
-            raise RunError(f"{store.path} already holds a run. Resume it with --resume, "
-                           "or choose another output directory.")
-        meta = _new_metadata(task, settings, backend or {})
-        store.path.mkdir(parents=True, exist_ok=True)
-        store.write("rules.txt", task.rules)
-        save_trajectories(task.train, store.file("trajectories.jsonl"))
-        if task.test is None and task.ground_truth is not None and test_games > 0:
-            test, players = heldout_set(task.ground_truth, games=test_games,
-                                        seed=settings.seed + 1, players=test_players)
-            if task.train.deck == "closed":  # measured the way it was trained: one view
-                view = task.train.trajectories[0].player or 0
-                test = TrajectorySet("closed", test.num_players,
-                                     [close_deck(t, view) for t in test.trajectories],
-                                     test.game)
-            task = Task(task.game, task.rules, task.train, task.ground_truth, test)
-            meta["test"] = {"games": test_games, "players": players}
-        if task.test is not None:
-            save_trajectories(task.test, store.file("test_trajectories.jsonl"))
-            meta.setdefault("test", {"games": len(task.test.trajectories),
-                                     "players": "from file"})
-        store.write_json("metadata.json", meta)
+        task, meta = _start_run(store, task, settings, backend or {}, test_games,
+                                test_players)
     # Closed-deck games can only be checked through the inference function.
     inference = settings.inference or task.train.deck == "closed"
     tests = _tests(task.train, settings, inference)
-    store.write("tests.py", "# The training tests of this run; `python tests.py` runs them on "
-                "cwm.py.\nfrom cwm import *  # noqa: F403 - the model under test\n\n"
-                + render_module(tests) + '\n\nif __name__ == "__main__":\n    unittest.main()\n')
+    _write_tests(store, tests)
     meta["train"] = {"games": len(task.train.trajectories), "deck": task.train.deck,
                      "transitions": task.train.num_transitions(),
-                     "tests": {k: sum(t.kind == k for t in tests) for k in
-                               ("transition", "terminal", "random_play", "inference")}}
+                     "tests": {k: sum(t.kind == k for t in tests) for k in KINDS}}
     meta["status"] = "running"
     store.write_json("metadata.json", meta)
 
     recorder = RecordingLLM(llm, store.file("exchanges.jsonl"),
-                            replay_from=Path(replay_from) if replay_from else None)
+                            replay_from=Path(replay_from) if replay_from else None,
+                            replay=replay_log)
     tree: dict[int, dict] = {}
 
     def save_node(node: Node) -> None:
@@ -271,6 +249,53 @@ def _tests(trajectories: TrajectorySet, settings: Settings, inference: bool,
     return tests
 
 
+def _load_run(store: RunStore) -> tuple[Task, Settings, dict[str, Any]]:
+    """Task, settings and metadata of an existing run directory."""
+    meta = store.read_json("metadata.json")
+    test_file = store.file("test_trajectories.jsonl")
+    task = Task(meta["game"], store.file("rules.txt").read_text(encoding="utf-8"),
+                load_trajectories(store.file("trajectories.jsonl")),
+                ground_truth=_ground_truth(meta),
+                test=load_trajectories(test_file) if test_file.is_file() else None)
+    return task, Settings(**meta["settings"]), meta
+
+
+def _start_run(store: RunStore, task: Task | None, settings: Settings,
+               backend: dict[str, Any], test_games: int,
+               test_players: list[str] | None) -> tuple[Task, dict[str, Any]]:
+    """Create the run directory with its inputs (and the held-out set) and metadata."""
+    if task is None:
+        raise RunError("Nothing to synthesize: give a game or rules and trajectories.")
+    if store.exists():
+        raise RunError(f"{store.path} already holds a run. Resume it with --resume, "
+                       "or choose another output directory.")
+    meta = _new_metadata(task, settings, backend)
+    store.path.mkdir(parents=True, exist_ok=True)
+    store.write("rules.txt", task.rules)
+    save_trajectories(task.train, store.file("trajectories.jsonl"))
+    if task.test is None and task.ground_truth is not None and test_games > 0:
+        test, players = heldout_set(task.ground_truth, games=test_games,
+                                    seed=settings.seed + 1, players=test_players)
+        if task.train.deck == "closed":  # measured the way it was trained: one view
+            view = task.train.trajectories[0].player or 0
+            test = TrajectorySet("closed", test.num_players,
+                                 [close_deck(t, view) for t in test.trajectories], test.game)
+        task = replace(task, test=test)
+        meta["test"] = {"games": test_games, "players": players}
+    if task.test is not None:
+        save_trajectories(task.test, store.file("test_trajectories.jsonl"))
+        meta.setdefault("test", {"games": len(task.test.trajectories), "players": "from file"})
+    store.write_json("metadata.json", meta)
+    return task, meta
+
+
+def _write_tests(store: RunStore, tests: list) -> None:
+    """The training tests as a module that runs on the run's cwm.py."""
+    store.write("tests.py", "# The training tests of this run; `python tests.py` runs them on "
+                "cwm.py.\nfrom cwm import *  # noqa: F403 - the model under test\n\n"
+                + render_module(tests) + '\n\nif __name__ == "__main__":\n    unittest.main()\n')
+
+
 def _ground_truth(meta: dict) -> WorldModel | None:
     if meta.get("source") != "reference game":
         return None
@@ -286,7 +311,8 @@ def _new_metadata(task: Task, settings: Settings, backend: dict[str, Any]) -> di
         "source": "reference game" if task.ground_truth is not None else "user files",
         "backend": backend,
         "settings": asdict(settings),
-        "seeds": {"search": settings.seed, "test_set": settings.seed + 1},
+        "seeds": {"trajectories": task.seed, "search": settings.seed,
+                  "test_set": settings.seed + 1},
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
 
