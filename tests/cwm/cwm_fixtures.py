@@ -30,3 +30,33 @@ def run_dir(root: Path, name: str, code: str) -> Path:
 
 # Leduc where a pair with the public card does not count (a subtle rules error).
 LEDUC_NO_PAIRS = (("strength = [(card[0] == public,", "strength = [(False,"),)
+
+
+def standalone(game: str) -> str:
+    """A reference game module of src/ggp/games as a self-contained model file: its ggp
+    imports replaced by local definitions; a game built by ``make()`` gets its default
+    instance's functions at module level."""
+    text = (Path(__file__).parents[2] / "src" / "ggp" / "games" / f"{game}.py").read_text()
+    text = text.replace("from ggp.core.errors import BeliefError",
+                        "class BeliefError(Exception):\n    pass")
+    text = text.replace("from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata",
+                        "CHANCE, TERMINAL = -1, -4\nGameMetadata = dict")
+    text = text.replace("from ggp.core.protocol import TERMINAL, GameMetadata",
+                        "TERMINAL = -4\nGameMetadata = dict")
+    assert "from ggp" not in text and "import ggp" not in text, game
+    if "def make(" in text:
+        text += "\n\n_GAME = make()\nglobals().update(vars(_GAME))\n"
+    return text + "\n\ndel METADATA  # a model file carries code only\n"
+
+
+# Appended to a model with resample_history: a resample_state that replays it.
+RESAMPLE_STATE = '''
+
+def resample_state(obs_action_history, player_id):
+    """A state consistent with the player's view: replay a resampled history."""
+    import copy
+    state = copy.deepcopy(INITIAL_STATE)
+    for action in resample_history(obs_action_history, player_id):
+        state = apply_action(state, action)
+    return state
+'''
