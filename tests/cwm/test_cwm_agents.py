@@ -28,8 +28,8 @@ def test_cwm_ismcts_plays_leduc_with_validated_inference(tmp_path):
     run = run_dir(tmp_path, "run", source("leduc_poker"))
     log = tmp_path / "play.jsonl"
     for seed in range(2):
-        result, agents = _play("leduc_poker", [f"cwm_ismcts:run={run}:sims=30:rollouts=1:"
-                                               f"log={log}", "random"], seed)
+        result, agents = _play("leduc_poker", [f"cwm_ismcts:run={run}:sims=30:rollouts=1:log={log}",
+                                              "random"], seed)
         assert result.forfeit is None
         report = agents[0].report
         assert report["stats"]["fallbacks"] == 0
@@ -41,15 +41,15 @@ def test_cwm_ismcts_plays_leduc_with_validated_inference(tmp_path):
 def test_broken_inference_falls_back_to_a_random_legal_action_and_logs_it(tmp_path, caplog):
     # resample_history deals the player a card it does not hold: never consistent
     bad = mutate(source("leduc_poker"),
-                 ("cards[player_id] = mine", "cards[player_id] = 'Ks' if mine != 'Ks' "
-                                             "else 'Kh'"),
+                 ("cards[player_id] = mine",
+                  "cards[player_id] = 'Ks' if mine != 'Ks' else 'Kh'"),
                  ('cards = list(last["showdown_cards"])',
                   'cards = ["Ks", "Kh"] if mine not in ("Ks", "Kh") else ["Js", "Jh"]'))
     run = run_dir(tmp_path, "bad", bad)
     log = tmp_path / "play.jsonl"
     with caplog.at_level("WARNING", logger="ggp.cwm"):
-        result, agents = _play("leduc_poker", [f"cwm_ismcts:run={run}:sims=10:rollouts=1:"
-                                               f"log={log}", "random"])
+        result, agents = _play("leduc_poker", [f"cwm_ismcts:run={run}:sims=10:rollouts=1:log={log}",
+                                              "random"])
     assert result.forfeit is None  # the fallback's actions are legal (the model is right)
     stats = agents[0].report["stats"]
     assert stats["fallbacks"] == stats["moves"] > 0

@@ -44,7 +44,7 @@ def test_value_candidates_are_checked_then_compared_with_rollouts(tmp_path):
     run = run_dir(tmp_path, "run", standalone("generalized_tic_tac_toe"))
     truth = make_game("generalized_tic_tac_toe")
     script = [_answer(NOT_A_FLOAT), _answer(NO_TERMINAL), _answer(GOOD)]
-    kwargs = dict(candidates=3, matches=1, sims=15, rollouts=1, seed=0)
+    kwargs = {"candidates": 3, "matches": 1, "sims": 15, "rollouts": 1, "seed": 0}
     record = synthesize_values(run, ScriptedLLM(script), truth.metadata, **kwargs)
     checks = [c["check"] for c in record["candidates"]]
     assert "not a finite float" in checks[0]["error"]
@@ -63,9 +63,9 @@ def test_value_candidates_are_checked_then_compared_with_rollouts(tmp_path):
 def test_rejection_drops_a_model_that_fails_while_hosting(tmp_path):
     good = source("tic_tac_toe")
     crashing = mutate(good, ("def apply_action(state, action):",
-                             "def apply_action(state, action):\n"
-                             "    if sum(row.count('.') for row in state['board']) < 8:\n"
-                             "        raise RuntimeError('broken')"))
+                             ("def apply_action(state, action):\n"
+                              "    if sum(row.count('.') for row in state['board']) < 8:\n"
+                              "        raise RuntimeError('broken')")))
     runs = [run_dir(tmp_path, "a", good), run_dir(tmp_path, "b", good),
             run_dir(tmp_path, "c", crashing)]
     out = tmp_path / "rejection.json"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -46,7 +46,7 @@ def _llm(out: Path, backend: str | None, model: str | None, base_url: str | None
 @app.command()
 def experiment(
     game: str = typer.Argument(..., help="A registered game."),
-    out: Optional[Path] = typer.Option(None, help="Directory (default runs/cwm/GAME)."),
+    out: Path | None = typer.Option(None, help="Directory (default runs/cwm/GAME)."),
     syntheses: int = typer.Option(5, help="Models synthesized (K)."),
     budget: int = typer.Option(500, help="LLM calls per synthesis."),
     deck: str = typer.Option("open", help="open | closed training games."),
@@ -57,10 +57,10 @@ def experiment(
     matches: int = typer.Option(100, help="Arena matches per seat and opponent."),
     llm_agent: str = typer.Option("", help="LLM-as-policy opponent spec, e.g. "
                                   "'llm:model_name=gpt-4o-mini'."),
-    workers: Optional[int] = typer.Option(None, help="Parallel arena matches."),
+    workers: int | None = typer.Option(None, help="Parallel arena matches."),
     seed: int = typer.Option(0),
-    backend: Optional[str] = _BACKEND, model: Optional[str] = _MODEL,
-    base_url: Optional[str] = _BASE_URL, config: Optional[Path] = _CONFIG,
+    backend: str | None = _BACKEND, model: str | None = _MODEL,
+    base_url: str | None = _BASE_URL, config: Path | None = _CONFIG,
 ) -> None:
     """Synthesize, select and evaluate CWMs for GAME; rerun the same command to resume."""
     from ggp.cwm.experiment import ExperimentConfig, run_experiment
@@ -87,8 +87,8 @@ def values_command(
     game: str = typer.Option(..., help="The registered game (for its utility range)."),
     candidates: int = typer.Option(3), matches: int = typer.Option(10),
     sims: int = typer.Option(100), seed: int = typer.Option(0),
-    backend: Optional[str] = _BACKEND, model: Optional[str] = _MODEL,
-    base_url: Optional[str] = _BASE_URL, config: Optional[Path] = _CONFIG,
+    backend: str | None = _BACKEND, model: str | None = _MODEL,
+    base_url: str | None = _BASE_URL, config: Path | None = _CONFIG,
 ) -> None:
     """Synthesize value functions for RUN's model and select one (or rollouts)."""
     from ggp.core.registry import make_game

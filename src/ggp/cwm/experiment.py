@@ -19,9 +19,10 @@ Steps, each resumable (finished work is read back, never redone):
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ggp.arena.report import write_report
 from ggp.arena.tournament import TournamentConfig, run_tournament
@@ -165,21 +166,24 @@ def _summary(config: ExperimentConfig, kind: str, runs: list[Path], rejection: d
                                                  "cells": arena["cells"]}}
 
 
+SCRIPTED_NOTE = ("**Scripted run: the programs came from a scripted fake LLM, not from a "
+                 "model. These numbers test the pipeline, not a model.**")
+
+
 def summary_markdown(summary: dict[str, Any]) -> str:
     """The summary as markdown (the arena's own report holds the full tables)."""
     lines = [f"# CWM experiment: {summary['game']}", ""]
     if summary["scripted"]:
-        lines += ["**Scripted run: the programs came from a scripted fake LLM, not from a "
-                  "model. These numbers test the pipeline, not a model.**", ""]
+        lines += [SCRIPTED_NOTE, ""]
     lines += [f"Inference function: {summary['inference']}", "",
-              "| synthesis | status | calls | train acc. | test acc. | inference acc. | "
-              "rejection score | kept |", "|---|---|---:|---:|---:|---:|---:|---|"]
+              ("| synthesis | status | calls | train acc. | test acc. | inference acc. | "
+               "rejection score | kept |"), "|---|---|---:|---:|---:|---:|---:|---|"]
     for s in summary["syntheses"]:
         lines.append(f"| {s['run']} | {s['status']} | {s['calls']} | {_f(s['train_accuracy'])}"
                      f" | {_f(s['test_accuracy'])} | {_f(s['test_inference_accuracy'])} | "
                      f"{_f(s['rejection_score'])} | {'yes' if s['kept'] else 'no'} |")
-    lines += ["", "Accuracy during arena play (games the arena played, re-recorded with the "
-              "reference model):", "", "| model | transition acc. | inference acc. | tests |",
+    lines += ["", ("Accuracy during arena play (games the arena played, re-recorded with "
+                   "the reference model):"), "", "| model | transition acc. | inference acc. | tests |",
               "|---|---:|---:|---:|"]
     for name, acc in summary["online_accuracy"].items():
         lines.append(f"| {name} | {_f(acc['transition_accuracy'])} | "

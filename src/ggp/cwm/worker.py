@@ -27,11 +27,10 @@ from ggp.belief.replay import sample_with_model
 from ggp.belief.sampler import Belief, BeliefSampler, make_sampler
 from ggp.core.errors import BeliefError, GGPError
 from ggp.core.model import WorldModel, load_model_source
-from ggp.core.protocol import ObsActionHistory, State
+from ggp.core.protocol import GameMetadata, ObsActionHistory, State
 from ggp.search.evaluators import RandomRolloutEvaluator, ValueFunctionEvaluator
 from ggp.search.ismcts import ISMCTS
 from ggp.search.mcts import MCTS
-from ggp.core.protocol import GameMetadata
 
 
 def load_cwm(source: str, filename: str, metadata: dict[str, Any] | None) -> WorldModel:
