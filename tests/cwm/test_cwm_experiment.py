@@ -33,3 +33,16 @@ def test_experiment_runs_end_to_end_and_resumes_from_its_logs(tmp_path):
     again = run_experiment(tmp_path / "exp", config, None, log=lambda _: None)
     assert again == json.loads((tmp_path / "exp" / "summary.json").read_text())
     assert again["syntheses"] == summary["syntheses"]
+
+
+def test_closed_deck_experiment_reports_ground_truth_accuracy(tmp_path):
+    answer = "Scripted answer.\n\n```python\n" + source("leduc_poker") + "\n```"
+    config = ExperimentConfig(game="leduc_poker", syntheses=1, budget=1, train_games=1,
+                              test_games=2, deck="closed", sims=5, rollouts=1,
+                              reject_matches=1, reject_sims=5, matches=1, workers=0)
+    summary = run_experiment(tmp_path / "exp", config, ScriptedLLM([answer]),
+                             log=lambda _: None)
+    assert summary["inference"] == "history"
+    truth = summary["ground_truth_accuracy"]["synth_0"]
+    assert truth["transition_accuracy"] == truth["inference_accuracy"] == 1.0
+    assert "never saw" in (tmp_path / "exp" / "summary.md").read_text()

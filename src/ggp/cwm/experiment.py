@@ -11,7 +11,8 @@ Steps, each resumable (finished work is read back, never redone):
    perfect-information games) against Random, GT-(IS)MCTS and, when given, an
    LLM-as-policy spec: ``arena/`` with report tables (markdown, CSV, JSON) and plots.
 5. **Accuracy during play**: each kept model's transition and inference accuracy on the
-   games the arena played (:func:`ggp.cwm.accuracy.arena_accuracy`).
+   games the arena played (:func:`ggp.cwm.accuracy.arena_accuracy`); for a closed deck
+   also on open-deck reference games (:func:`ggp.cwm.accuracy.ground_truth_accuracy`).
 6. **Summary**: ``summary.json`` and ``summary.md``. Runs whose answers came from a
    scripted fake are labelled as such in both.
 """
@@ -28,7 +29,7 @@ from ggp.arena.report import write_report
 from ggp.arena.tournament import TournamentConfig, run_tournament
 from ggp.core.errors import GGPError
 from ggp.core.registry import make_game
-from ggp.cwm.accuracy import arena_accuracy
+from ggp.cwm.accuracy import arena_accuracy, ground_truth_accuracy
 from ggp.llm import LLM
 from ggp.synth.refine import Settings
 from ggp.synth.rejection import reject_bad_samples
@@ -115,6 +116,10 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
     online = {run.name: arena_accuracy(run, out / "arena", truth, agent_contains=str(run),
                                        max_games=20) for run in kept}
     summary = _summary(config, kind, runs, rejection, values, online, report)
+    if config.deck == "closed":  # against the hidden states the learner never saw
+        summary["ground_truth_accuracy"] = {
+            run.name: ground_truth_accuracy(run, truth, games=min(config.test_games, 20))
+            for run in usable}
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     (out / "summary.md").write_text(summary_markdown(summary))
     return summary
@@ -188,6 +193,13 @@ def summary_markdown(summary: dict[str, Any]) -> str:
     for name, acc in summary["online_accuracy"].items():
         lines.append(f"| {name} | {_f(acc['transition_accuracy'])} | "
                      f"{_f(acc['inference_accuracy'])} | {acc['tests']} |")
+    if "ground_truth_accuracy" in summary:
+        lines += ["", ("Closed deck: accuracy on open-deck games of the reference (hidden "
+                       "states the learner never saw):"), "",
+                  "| model | transition acc. | inference acc. | tests |", "|---|---:|---:|---:|"]
+        for name, acc in summary["ground_truth_accuracy"].items():
+            lines.append(f"| {name} | {_f(acc['transition_accuracy'])} | "
+                         f"{_f(acc['inference_accuracy'])} | {acc['tests']} |")
     lines += ["", "Arena (mean return of the CWM agent, all seats):", "",
               "| agent | opponent | n | mean return | win rate | forfeits |",
               "|---|---|---:|---:|---:|---:|"]
