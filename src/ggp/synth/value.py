@@ -5,9 +5,10 @@ For a synthesized model (a run directory's ``cwm.py``), ask the language model f
 candidate is checked in a sandbox on random games of that model (a finite number at every
 state, and the player's reward at terminal states: :mod:`ggp.cwm.checks`). The candidates
 that pass then meet the plain rollout evaluator in a tournament *on the synthesized model*
-(hosted in a sandboxed worker): MCTS with the value function against MCTS with random
-rollouts, ``matches`` per seat. The candidate with the best mean return against rollouts
-is selected if that mean is positive (it beats rollouts); otherwise rollouts stay.
+(hosted in a sandboxed worker): (IS)MCTS with the value function against (IS)MCTS with
+random rollouts, ``matches`` per seat. The candidate with the best margin over rollouts
+(its return minus the opponent's, averaged) is selected if that margin is positive (it
+beats rollouts); otherwise rollouts stay.
 
 Files written in the run directory::
 
@@ -80,7 +81,8 @@ def synthesize_values(run_dir: str | Path, llm: LLM | None, metadata: GameMetada
     prompt = value_prompt(meta.get("game", run.name), rules, model_code)
     record: dict[str, Any] = {"candidates": [], "scripted_answers": 0}
     (run / "values").mkdir(exist_ok=True)
-    baseline = f"cwm_mcts:run={model}:sims={sims}:rollouts={rollouts}"
+    planner = "cwm_mcts" if metadata.perfect_information else "cwm_ismcts"
+    baseline = f"{planner}:run={model}:sims={sims}:rollouts={rollouts}"
     for k in range(candidates):
         answer = recorder.complete([{"role": "user", "content": prompt}], purpose="value")
         record["scripted_answers"] += int(answer.scripted)
@@ -95,7 +97,7 @@ def synthesize_values(run_dir: str | Path, llm: LLM | None, metadata: GameMetada
         entry["file"] = str(path.relative_to(run))
         entry["check"] = check_candidate(model_code, path.read_text(), seed=seed + k)
         if entry["check"]["ok"]:
-            agent = f"cwm_mcts:run={model}:sims={sims}:value={path}"
+            agent = f"{planner}:run={model}:sims={sims}:value={path}"
             entry["vs_rollouts"] = duel_on_model(model, metadata, agent, baseline,
                                                  matches=matches, seed=seed)
         record["candidates"].append(entry)
