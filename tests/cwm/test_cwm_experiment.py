@@ -39,7 +39,8 @@ def test_closed_deck_experiment_reports_ground_truth_accuracy(tmp_path):
     answer = "Scripted answer.\n\n```python\n" + source("leduc_poker") + "\n```"
     config = ExperimentConfig(game="leduc_poker", syntheses=1, budget=1, train_games=1,
                               test_games=2, deck="closed", sims=5, rollouts=1,
-                              reject_matches=1, reject_sims=5, matches=1, workers=0)
+                              reject_matches=1, reject_sims=5, matches=1, workers=0,
+                              accuracy_games=5)
     summary = run_experiment(tmp_path / "exp", config, ScriptedLLM([answer]),
                              log=lambda _: None)
     assert summary["inference"] == "history"

@@ -58,6 +58,7 @@ class ExperimentConfig:
     value_matches: int = 10
     matches: int = 100  # arena matches per seat and opponent
     llm_agent: str = ""  # an LLM-as-policy spec, e.g. "llm:model_name=..."
+    accuracy_games: int = 50  # arena games replayed for the accuracy during play
     workers: int | None = None
     seed: int = 0
     extra_opponents: tuple[str, ...] = field(default_factory=tuple)
@@ -114,7 +115,7 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
     run_tournament(tournament, out / "arena", workers=config.workers)
     report = write_report(out / "arena")
     online = {run.name: arena_accuracy(run, out / "arena", truth, agent_contains=str(run),
-                                       max_games=20) for run in kept}
+                                       max_games=config.accuracy_games) for run in kept}
     summary = _summary(config, kind, runs, rejection, values, online, report)
     if config.deck == "closed":  # against the hidden states the learner never saw
         summary["ground_truth_accuracy"] = {
@@ -201,31 +202,34 @@ def summary_markdown(summary: dict[str, Any]) -> str:
             lines.append(f"| {name} | {_f(acc['transition_accuracy'])} | "
                          f"{_f(acc['inference_accuracy'])} | {acc['tests']} |")
     lines += ["", "Arena (mean return of the CWM agent, all seats):", "",
-              "| agent | opponent | n | mean return | win rate | forfeits |",
+              "| agent | opponent | n | mean return ± 95% CI | win rate | forfeits |",
               "|---|---|---:|---:|---:|---:|"]
     for cell in _pooled(summary["arena"]["cells"]):
         lines.append(f"| {cell['agent']} | {cell['opponent']} | {cell['n']} | "
-                     f"{cell['mean']:+.3f} | {cell['wins']:.2f} | {cell['forfeits']} |")
+                     f"{cell['mean']:+.3f} ± {cell['ci95']:.3f} | {cell['wins']:.2f} | "
+                     f"{cell['forfeits']} |")
     lines += ["", f"Full tables and plots: {summary['arena']['report']}", ""]
     return "\n".join(lines)
 
 
 def _pooled(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Report cells of CWM agents merged over seats."""
+    """Report cells of CWM agents merged over seats; the interval combines the seats'
+    intervals (a stratified estimate)."""
     pooled: dict[tuple[str, str], dict[str, Any]] = {}
     for cell in cells:
         if not cell["agent"].startswith("cwm_"):
             continue
         key = (cell["agent"], cell["opponent"])
         p = pooled.setdefault(key, {"agent": key[0], "opponent": key[1], "n": 0, "sum": 0.0,
-                                    "won": 0.0, "forfeits": 0})
+                                    "won": 0.0, "forfeits": 0, "var": 0.0})
         n = cell["n"]
         p["n"] += n
         p["sum"] += cell["payoff_us"] * n
         p["won"] += cell["wins"]
         p["forfeits"] += sum(cell["forfeits_us"].values())
-    return [{**p, "mean": p["sum"] / p["n"], "wins": p["won"] / p["n"]}
-            for p in pooled.values() if p["n"]]
+        p["var"] += (n * (cell.get("payoff_us_ci95") or 0.0) / 1.96) ** 2
+    return [{**p, "mean": p["sum"] / p["n"], "wins": p["won"] / p["n"],
+             "ci95": 1.96 * p["var"] ** 0.5 / p["n"]} for p in pooled.values() if p["n"]]
 
 
 def _f(value: Any) -> str:
