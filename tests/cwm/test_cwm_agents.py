@@ -92,3 +92,10 @@ def test_hosted_model_plays_a_match_in_a_worker(tmp_path):
     for step in result.steps:
         state = truth.apply(state, step["action"])
     assert truth.is_terminal(state)
+
+
+def test_cwm_agent_without_a_run_is_a_spec_error():
+    from ggp.agents import AgentSpecError
+
+    with pytest.raises(AgentSpecError, match="run=DIR"):
+        make_agent("cwm_mcts", make_game("tic_tac_toe"))

@@ -23,7 +23,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from ggp.agents import register_agent
+from ggp.agents import AgentSpecError, register_agent
 from ggp.agents.base import Agent, MatchInfo
 from ggp.agents.search_agents import make_ismcts, make_mcts
 from ggp.core.model import WorldModel
@@ -98,7 +98,8 @@ def _make(model: WorldModel, planner: str, run: str, sims: int, rollouts: int,
           value: str, uct_c: float, retries: int, move_seconds: float, memory_mb: int,
           log: str) -> CWMAgent:
     if not run:
-        raise ValueError(f"cwm_{planner} needs run=DIR (a synthesis run) or run=FILE.py")
+        raise AgentSpecError(f"cwm_{planner} needs run=DIR (a synthesis run directory) or "
+                             "run=FILE.py, e.g. cwm_ismcts:run=runs/synth/leduc")
     init = cwm_init(str(run), planner, model.metadata.to_dict(), value=str(value or ""),
                     sims=sims, rollouts=rollouts, uct_c=uct_c, retries=retries)
     log_file = str(Path(log).resolve()) if log else ""
