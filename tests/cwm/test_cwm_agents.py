@@ -54,6 +54,7 @@ def test_broken_inference_falls_back_to_a_random_legal_action_and_logs_it(tmp_pa
     stats = agents[0].report["stats"]
     assert stats["fallbacks"] == stats["moves"] > 0
     assert stats["resample_valid"] == 0 and stats["resample_failures"] > 0
+    assert stats["resample_calls"] == 10 * stats["resample_failures"]  # 10 retries each
     assert "search failed" in caplog.text
     line = json.loads(log.read_text().splitlines()[0])
     assert "no sample consistent" in line["fallbacks"][0]["reason"]
