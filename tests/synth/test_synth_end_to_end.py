@@ -50,9 +50,20 @@ def _script(game: str) -> list[str]:
 def _run(tmp_path, game, mode, llm, name="run", test_seconds=5.0, **kwargs):
     task = reference_task(game, games=5, seed=0)
     settings = Settings(mode=mode, seed=0, test_seconds=test_seconds)
+    # Random held-out players keep these tests quick; the search mix is tested below.
     return synthesize(tmp_path / name, task, llm, settings,
                       backend={"name": "scripted", "model": "scripted"}, test_games=10,
-                      **kwargs)
+                      test_players=["random"], **kwargs)
+
+
+@pytest.mark.parametrize("game, search", [("tic_tac_toe", "mcts"), ("leduc_poker", "ismcts")])
+def test_held_out_games_mix_random_and_search_players(game, search):
+    from ggp.core.registry import make_game
+    from ggp.synth.run import heldout_set
+
+    test, players = heldout_set(make_game(game), games=2, seed=0)
+    assert players == ["random", f"{search}:sims=100:rollouts=1"]
+    assert len(test.trajectories) == 2 and test.trajectories[0].steps[-1].current_player == -4
 
 
 @pytest.mark.parametrize("mode", ["tree", "conversation"])
@@ -156,7 +167,8 @@ def test_inference_function_is_synthesized_with_the_model(tmp_path, game):
     fake = ScriptedLLM([answer(mutate(good, bug)), answer(good)])
     task = reference_task(game, games=5, seed=0, deck=deck)
     meta = synthesize(tmp_path / "run", task, fake,
-                      Settings(mode=mode, inference=deck == "open"), test_games=5)
+                      Settings(mode=mode, inference=deck == "open"), test_games=5,
+                      test_players=["random"])
     assert meta["status"] == "solved" and meta["calls"] == 2
     assert meta["best"]["train_by_kind"]["inference"][0] > 0
     first_prompt = fake.requests[0][0]["content"]

@@ -126,3 +126,26 @@ def test_wall_clock_kills_a_sleeping_process():
     outcome = run_python("m.py", {"m.py": "import time\ntime.sleep(60)\n"},
                          limits=Limits(wall_seconds=1, cpu_seconds=5))
     assert outcome.killed == "timeout"
+
+
+def test_network_is_cut_off_where_namespaces_are_allowed():
+    import socket
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        port = server.getsockname()[1]
+        code = (
+            "import os, socket\n"
+            "print(os.environ['GGP_SANDBOX_NETWORK'])\n"
+            "try:\n"
+            f"    socket.create_connection(('127.0.0.1', {port}), timeout=2)\n"
+            "    print('connected')\n"
+            "except OSError:\n"
+            "    print('refused')\n"
+        )
+        outcome = run_python("m.py", {"m.py": code})
+    mode, result = outcome.stdout.split()
+    if mode != "none":
+        pytest.skip("this kernel does not allow unprivileged network namespaces")
+    assert result == "refused"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 from pathlib import Path
 from typing import Any, Optional
@@ -76,7 +77,7 @@ def synth(
       ggp synth show runs/synth/tic_tac_toe-20260101-120000
     """
     from ggp.synth.refine import Settings
-    from ggp.synth.run import reference_task, synthesize, user_task
+    from ggp.synth.run import reference_task, user_task
 
     args = list(target or [])
     if args[:1] == ["show"]:
@@ -125,10 +126,32 @@ def synth(
                         max_tokens=max_tokens, versions=versions, parallel=parallel,
                         heuristic_weight=heuristic_weight, seed=seed,
                         test_seconds=test_seconds, inference=inference)
+    # A polite kill (SIGTERM) stops like Ctrl-C, so the run directory records it.
+    signal.signal(signal.SIGTERM, _interrupt)
     console.print(f"[bold]ggp synth[/] {task.game if task else resume} → {run_dir}")
+    try:
+        meta = _run_with_progress(run_dir, task, llm, settings, info, budget, replay,
+                                  test_games=test_games, test_players=test_players,
+                                  resume=resume is not None)
+    except KeyboardInterrupt:
+        console.print(f"[yellow]Interrupted.[/] Continue with: ggp synth --resume {run_dir}")
+        raise typer.Exit(130) from None
+    finally:
+        close = getattr(llm, "close", None)
+        if close:
+            close()
+    _summary(meta, Path(run_dir))
+
+
+def _run_with_progress(run_dir: Path, task: Any, llm: Any, settings: Any, info: dict,
+                       budget: int | None, replay: Path | None, *, test_games: int,
+                       test_players: str | None, resume: bool) -> dict:
+    """Run :func:`ggp.synth.run.synthesize` under a live progress line."""
+    from ggp.synth.run import synthesize
+
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
                   TimeElapsedColumn(), console=console, transient=False) as bar:
-        total = settings.max_calls if resume is None else budget  # None: unknown yet
+        total = budget if resume else settings.max_calls  # None: the run's own budget
         job = bar.add_task("LLM calls", total=total, info="starting")
 
         def on_progress(p) -> None:
@@ -136,24 +159,19 @@ def synth(
                        info=f"{p.calls} calls ({p.replayed} replayed) · best train accuracy "
                             f"{p.best_h:.3f} · {p.tokens:,} tokens · {p.nodes} programs")
 
-        try:
-            meta = synthesize(run_dir, task, llm, settings, backend=info,
-                              test_games=test_games, resume=resume is not None,
-                              max_calls=budget,
-                              # The exchange backend re-reads its own numbered files.
-                              replay_log=info.get("name") != "exchange",
-                              test_players=([p for p in test_players.split(",") if p.strip()]
-                                            if test_players else None),
-                              replay_from=(replay / "exchanges.jsonl") if replay else None,
-                              on_progress=on_progress)
-        except KeyboardInterrupt:
-            console.print(f"[yellow]Interrupted.[/] Continue with: ggp synth --resume {run_dir}")
-            raise typer.Exit(130) from None
-        finally:
-            close = getattr(llm, "close", None)
-            if close:
-                close()
-    _summary(meta, Path(run_dir))
+        return synthesize(
+            run_dir, task, llm, settings, backend=info, test_games=test_games, resume=resume,
+            max_calls=budget,
+            # The exchange backend re-reads its own numbered files.
+            replay_log=info.get("name") != "exchange",
+            test_players=[p for p in test_players.split(",") if p.strip()]
+            if test_players else None,
+            replay_from=(replay / "exchanges.jsonl") if replay else None,
+            on_progress=on_progress)
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def _slug(text: str) -> str:

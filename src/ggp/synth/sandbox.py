@@ -11,12 +11,14 @@ and is meant to be replaced by it once that lands. Each call:
   file size, open files, no core dumps, and no new processes;
 * when the parent runs as root, drops to the unprivileged ``nobody`` user, so files
   outside the private directory cannot be written and the process limit is enforced;
+* cuts the child off the network (new user and network namespaces) where the kernel
+  allows unprivileged namespaces; otherwise the network stays reachable;
 * starts a new session and **kills the whole process group** on a wall-clock deadline;
 * reads at most ``max_output`` bytes of stdout and stderr each and kills the process
   if it writes more.
 
 It is a best-effort guard against broken or hostile *generated code*, not a security
-boundary against a determined attacker (no seccomp, no network namespace). Linux only:
+boundary against a determined attacker (no seccomp filter). Linux only:
 other systems ignore some of the limits.
 """
 
@@ -117,9 +119,12 @@ def _interpreter_and_ids() -> tuple[str, tuple[int, int] | None]:
 # the real script (so no untrusted code ever runs without them). Doing this in the child
 # interpreter instead of a ``preexec_fn`` keeps process creation safe in a threaded parent.
 _LAUNCHER = """\
-import json, os, resource, sys
-limits = json.loads(sys.argv[1])
-for name, value in limits:
+import ctypes, json, os, resource, sys
+# New user and network namespaces: no network at all (where the kernel allows it).
+libc = ctypes.CDLL(None, use_errno=True)
+isolated = libc.unshare(0x10000000 | 0x40000000) == 0  # CLONE_NEWUSER | CLONE_NEWNET
+os.environ["GGP_SANDBOX_NETWORK"] = "none" if isolated else "host"
+for name, value in json.loads(sys.argv[1]):
     resource.setrlimit(getattr(resource, name), tuple(value))
 os.execv(sys.executable, [sys.executable, "-I", "-S", *sys.argv[2:]])
 """
