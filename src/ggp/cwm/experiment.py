@@ -142,10 +142,18 @@ def _synthesis(run: Path, config: ExperimentConfig, kind: str, k: int, llm: LLM 
     settings = Settings(seed=config.seed + k, max_calls=config.budget,
                         inference=kind != "none",
                         inference_kind=kind if kind != "none" else "history")
-    backend = {"name": getattr(llm, "name", type(llm).__name__ if llm else "replay"),
-               "model": getattr(llm, "model", None)}
+    backend = _backend_info(llm)
     synthesize(run, task, llm, settings, backend=backend, test_games=config.test_games)
     return run
+
+
+def _backend_info(llm: LLM | None) -> dict[str, Any]:
+    """Backend name and model for the run's metadata (an LLMClient wraps a backend)."""
+    if llm is None:
+        return {"name": "replay", "model": None}
+    backend = getattr(llm, "backend", llm)
+    return {"name": getattr(backend, "name", type(backend).__name__),
+            "model": getattr(llm, "model", None)}
 
 
 def _summary(config: ExperimentConfig, kind: str, runs: list[Path], rejection: dict,
