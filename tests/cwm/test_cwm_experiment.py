@@ -47,3 +47,6 @@ def test_closed_deck_experiment_reports_ground_truth_accuracy(tmp_path):
     truth = summary["ground_truth_accuracy"]["synth_0"]
     assert truth["transition_accuracy"] == truth["inference_accuracy"] == 1.0
     assert "never saw" in (tmp_path / "exp" / "summary.md").read_text()
+    play = summary["play"]["synth_0"]
+    assert play["matches"] == 4 and play["fallbacks"] == 0  # vs random and GT, both seats
+    assert play["resample_calls"] > 0 and play["inference_accuracy"] == 1.0

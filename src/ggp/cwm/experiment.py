@@ -104,8 +104,9 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
                 run, llm, truth.metadata, candidates=config.value_candidates,
                 matches=config.value_matches, sims=config.reject_sims, seed=config.seed)
     search = f"sims={config.sims}:rollouts={config.rollouts}:retries={config.retries}"
-    agents = [f"cwm_{planner}:run={run}:{search}" + (":value=auto" if config.values else "")
-              for run in kept]
+    play_log = out / "play_log.jsonl"  # the CWM agents' inference and fallback counters
+    agents = [f"cwm_{planner}:run={run}:{search}:log={play_log}"
+              + (":value=auto" if config.values else "") for run in kept]
     opponents = ["random", f"gt_{planner}:sims={config.sims}:rollouts={config.rollouts}",
                  *config.extra_opponents] + ([config.llm_agent] if config.llm_agent else [])
     log(f"arena: {len(agents)} CWM agents against {', '.join(opponents)}")
@@ -117,6 +118,7 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
     online = {run.name: arena_accuracy(run, out / "arena", truth, agent_contains=str(run),
                                        max_games=config.accuracy_games) for run in kept}
     summary = _summary(config, kind, runs, rejection, values, online, report)
+    summary["play"] = play_counters(play_log)
     if config.deck == "closed":  # against the hidden states the learner never saw
         summary["ground_truth_accuracy"] = {
             run.name: ground_truth_accuracy(run, truth, games=min(config.test_games, 20))
@@ -145,6 +147,30 @@ def _synthesis(run: Path, config: ExperimentConfig, kind: str, k: int, llm: LLM 
     backend = _backend_info(llm)
     synthesize(run, task, llm, settings, backend=backend, test_games=config.test_games)
     return run
+
+
+def play_counters(play_log: Path) -> dict[str, dict[str, Any]]:
+    """Per model (run directory name): the CWM agents' counters summed over the matches
+    they logged — moves, searched moves, fallbacks, resample calls, valid samples — and
+    the online inference accuracy (valid samples / resample calls). A match cut off by
+    an interruption and replayed on resume is counted twice."""
+    totals: dict[str, dict[str, Any]] = {}
+    if not play_log.is_file():
+        return totals
+    for line in play_log.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short when the run was killed
+        name = Path(entry["model"]).parent.name
+        total = totals.setdefault(name, {"matches": 0})
+        total["matches"] += 1
+        for key, value in entry["stats"].items():
+            total[key] = total.get(key, 0) + value
+    for total in totals.values():
+        calls = total.get("resample_calls", 0)
+        total["inference_accuracy"] = total.get("resample_valid", 0) / calls if calls else None
+    return totals
 
 
 def _backend_info(llm: LLM | None) -> dict[str, Any]:
@@ -209,6 +235,14 @@ def summary_markdown(summary: dict[str, Any]) -> str:
         for name, acc in summary["ground_truth_accuracy"].items():
             lines.append(f"| {name} | {_f(acc['transition_accuracy'])} | "
                          f"{_f(acc['inference_accuracy'])} | {acc['tests']} |")
+    lines += ["", ("CWM agents during the arena (samples checked against the real "
+                   "observations):"), "",
+              ("| model | matches | moves | fallbacks | resample calls | valid | "
+               "online inference acc. |"), "|---|---:|---:|---:|---:|---:|---:|"]
+    for name, c in summary.get("play", {}).items():
+        lines.append(f"| {name} | {c['matches']} | {c.get('moves', 0)} | "
+                     f"{c.get('fallbacks', 0)} | {c.get('resample_calls', 0)} | "
+                     f"{c.get('resample_valid', 0)} | {_f(c['inference_accuracy'])} |")
     lines += ["", "Arena (mean return of the CWM agent, all seats):", "",
               "| agent | opponent | n | mean return ± 95% CI | win rate | forfeits |",
               "|---|---|---:|---:|---:|---:|"]
