@@ -122,3 +122,34 @@ def test_exact_posterior_sees_the_public_card():
     opponent_cards = sorted(k[1] for k in post)
     assert opponent_cards == ["Deal Jh", "Deal Js", "Deal Ks", "Deal Qh"]
     assert all(abs(p - 0.25) < 1e-12 for p in post.values())
+
+
+@pytest.mark.parametrize("spec", GAMES)
+def test_resampling_from_a_terminal_observation(spec):
+    """With last_is_terminal=True the sample ends at a terminal state the player sees the
+    same way; after a showdown it is the true deal."""
+    model = load_model(spec)
+    rng = random.Random(3)
+    random.seed(3)
+    for _ in range(100):
+        state, actions = model.initial_state(), []
+        histories = [[], []]
+        while not model.is_terminal(state):
+            player = model.current_player(state)
+            if player == CHANCE:
+                action = model.sample_chance(state, rng)
+            else:
+                action = rng.choice(model.legal_actions(state))
+                histories[player].append((model.observation(state, player), action))
+            actions.append(action)
+            state = model.apply(state, action)
+        for player in (0, 1):
+            view = [*histories[player], (model.observation(state, player), None)]
+            sample = model.resample_history(view, player, last_is_terminal=True)
+            end = model.initial_state()
+            for action in sample:
+                end = model.apply(end, action)
+            assert model.is_terminal(end)
+            assert model.same(model.observation(end, player), view[-1][0])
+            if view[-1][0]["showdown_cards"] is not None:
+                assert sample == actions

@@ -2,6 +2,8 @@
 exploitability give the same numbers on our Kuhn and Leduc as on OpenSpiel's own."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -11,6 +13,7 @@ from open_spiel.python.algorithms.expected_game_score import policy_value  # noq
 
 from ggp.core.errors import GGPError  # noqa: E402
 from ggp.core.model import load_model  # noqa: E402
+from ggp.core.protocol import CHANCE, canonical_json  # noqa: E402
 from ggp.openspiel.game import explore_actions, register_world_model  # noqa: E402
 
 
@@ -132,3 +135,60 @@ def test_explicit_action_lists_and_errors():
                              chance_actions=["Deal J"], max_game_length=5)
     with pytest.raises(GGPError, match="more than 10 states"):
         register_world_model(load_model("leduc_poker"), "ggp_test_big", max_nodes=10)
+
+
+@pytest.mark.parametrize("spec", ["kuhn_poker", "leduc_poker(blinds=true)"])
+def test_round_trip_through_openspiel(spec):
+    """A registered world model, wrapped back as a world model, plays exactly like the
+    original: same players, legal sets, chance probabilities and returns."""
+    from ggp.openspiel.differential import compare_with_openspiel
+    from ggp.openspiel.model import openspiel_model
+
+    short_name = "ggp_round_trip_" + spec.split("(")[0]
+    register_world_model(load_model(spec), short_name)
+    report = compare_with_openspiel(load_model(spec), short_name, games=200, seed=9,
+                                    information_states=True)
+    assert report.games == 200
+    wrapped = openspiel_model(short_name)
+    assert wrapped.metadata.perfect_information is False
+    assert compare_with_openspiel(wrapped, short_name, games=50, seed=1).games == 50
+
+
+def test_python_games_of_openspiel_load():
+    from ggp.openspiel.model import openspiel_model
+
+    model = openspiel_model("python_kuhn_poker")
+    assert model.legal_actions(model.initial_state()) == ["Deal:0", "Deal:1", "Deal:2"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(choices=st.lists(st.integers(min_value=0, max_value=10), min_size=0, max_size=14))
+def test_pyspiel_view_matches_the_world_model(leduc, choices):
+    """Along any action sequence the registered game shows exactly the world model:
+    players, legal action names, returns, and information states equal to the canonical
+    JSON of the acting player's obs-action history."""
+    model = load_model("leduc_poker")
+    state, os_state = model.initial_state(), leduc.new_initial_state()
+    views = [[], []]
+    returns = [0.0, 0.0]
+    for choice in choices:
+        if model.is_terminal(state):
+            break
+        player = model.current_player(state)
+        assert os_state.current_player() == player
+        legal = model.legal_actions(state)
+        ids = [a for a, _ in os_state.chance_outcomes()] if player == CHANCE else (
+            os_state.legal_actions())
+        assert sorted(os_state.action_to_string(player, a) for a in ids) == sorted(legal)
+        action = legal[choice % len(legal)]
+        if player != CHANCE:
+            obs = model.observation(state, player)
+            view = [*views[player], [obs, None]]
+            assert os_state.information_state_string(player) == canonical_json(view)
+            assert os_state.observation_string(player) == canonical_json(obs)
+            views[player].append([obs, action])
+        os_state.apply_action(os_state.string_to_action(action))
+        state = model.apply(state, action)
+        returns = [r + x for r, x in zip(returns, model.rewards(state))]
+        assert os_state.returns() == returns
+    assert os_state.is_terminal() == model.is_terminal(state)

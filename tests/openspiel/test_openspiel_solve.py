@@ -66,3 +66,27 @@ def test_unknown_history_is_a_clear_error(solved):
         solved([({"nonsense": 1}, None)], 0)
     with pytest.raises(GGPError):
         solve_cfr_plus(load_model("kuhn_poker"), 0)
+
+
+def test_save_and_load(tmp_path, kuhn, solved):
+    path = tmp_path / "kuhn_cfr.json"
+    solved.save(path)
+    loaded = type(solved).load(path)
+    assert loaded.table == solved.table
+    state = kuhn.initial_state()
+    for action in ["Deal K", "Deal J"]:
+        state = kuhn.apply(state, action)
+    view = [(kuhn.observation(state, 0), None)]
+    assert loaded(view, 0) == solved(view, 0)
+    with pytest.raises(GGPError, match="no game"):
+        loaded.exploitability()
+    (tmp_path / "bad.json").write_text("[1, 2]")
+    with pytest.raises(GGPError, match="Cannot read"):
+        type(solved).load(tmp_path / "bad.json")
+
+
+def test_pickles_without_its_game(solved):
+    import pickle
+
+    copy = pickle.loads(pickle.dumps(solved))
+    assert copy.table == solved.table and copy.game is None

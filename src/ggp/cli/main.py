@@ -11,9 +11,10 @@ import pkgutil
 import sys
 
 import typer
-from rich.console import Console
+from rich.markup import escape
 
 import ggp.cli
+from ggp.cli.output import err_console
 from ggp.core.errors import GGPError
 
 app = typer.Typer(
@@ -23,8 +24,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console()
-err_console = Console(stderr=True)
 _state = {"debug": False}
 
 
@@ -52,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     except GGPError as exc:
         if _state["debug"] or "--debug" in (argv or sys.argv):
             raise
-        err_console.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, markup=True)
         return 2
     except typer.Exit as exc:
         return exc.exit_code

@@ -141,7 +141,9 @@ def resample_history(obs_action_history, player_id, last_is_terminal=False):
     """A full action history consistent with ``player_id``'s observations, drawn from the
     exact posterior: the deal is uniform, so every unseen card is equally likely to be the
     opponent's (unless a showdown revealed it). The last observation holds everything the
-    player knows (perfect recall)."""
+    player knows (perfect recall). With ``last_is_terminal`` the last observation is of the
+    final state and the history returned ends there (no special handling is needed:
+    observations show every bet)."""
     last = obs_action_history[-1][0]
     cards = [None, None]
     cards[player_id] = last["my_card"]

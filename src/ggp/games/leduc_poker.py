@@ -160,7 +160,9 @@ class LeducPoker:
         the exact posterior. Chance deals uniformly, so every deal that agrees with what
         the player saw is equally likely: the opponent's card is uniform over the cards the
         player has not seen (unless a showdown revealed it). The last observation holds
-        everything the player knows (perfect recall)."""
+        everything the player knows (perfect recall). With ``last_is_terminal`` the last
+        observation is of the final state and the history returned ends there (no special
+        handling is needed: observations show every bet)."""
         last = obs_action_history[-1][0]
         mine = last["my_card"]
         if mine is None:

@@ -174,7 +174,12 @@ def explore_actions(model: WorldModel, max_nodes: int = 2_000_000) -> dict[str, 
         memo[key] = (depth, low, high)
         return memo[key]
 
-    depth, low, high = visit(model.initial_state())
+    try:
+        depth, low, high = visit(model.initial_state())
+    except RecursionError:
+        raise GameTooLargeError(
+            f"{model.name} is too deep to explore; pass actions=, chance_actions= and "
+            "max_game_length= to register_world_model instead.") from None
     return {"actions": sorted(actions), "chance_actions": sorted(chance),
             "max_game_length": depth, "min_returns": low, "max_returns": high}
 

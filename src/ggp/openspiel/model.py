@@ -33,6 +33,39 @@ from ggp.core.protocol import CHANCE, TERMINAL, Action, GameMetadata, Observatio
 PREFIX = "openspiel:"
 
 
+class _Entry:
+    """A cached pyspiel state with its acting player and (once asked) its legal actions."""
+
+    __slots__ = ("os_state", "player", "_ids")
+
+    def __init__(self, os_state: Any) -> None:
+        self.os_state = os_state
+        if os_state.is_terminal():
+            self.player = TERMINAL
+        elif os_state.is_chance_node():
+            self.player = CHANCE
+        else:
+            self.player = os_state.current_player()
+        self._ids: dict[str, int] | None = None
+
+    def action_ids(self) -> dict[str, int]:
+        """Legal actions as ``{unique name: id}``."""
+        if self._ids is None:
+            os_state = self.os_state
+            if self.player == TERMINAL:
+                ids = []
+            elif self.player == CHANCE:
+                ids = [a for a, _ in os_state.chance_outcomes()]
+            else:
+                ids = os_state.legal_actions()
+            names = [os_state.action_to_string(self.player, a) for a in ids]
+            if len(set(names)) < len(names):
+                clash = {n for n in names if names.count(n) > 1}
+                names = [f"{n} [{a}]" if n in clash else n for n, a in zip(names, ids)]
+            self._ids = dict(zip(names, ids))
+        return self._ids
+
+
 class OpenSpielGame:
     """The protocol functions over one pyspiel game (the namespace a WorldModel wraps)."""
 
@@ -40,6 +73,8 @@ class OpenSpielGame:
         import pyspiel
 
         name = game_string.split("(", 1)[0].strip()
+        if name.startswith("python_"):
+            import open_spiel.python.games  # noqa: F401 - registers the python_* games
         known = pyspiel.registered_names()
         if name not in known:
             close = difflib.get_close_matches(name, known, n=3)
@@ -67,7 +102,7 @@ class OpenSpielGame:
         turn_kind = game.get_type()
         self._obs = turn_kind.provides_observation_string
         self._info = turn_kind.provides_information_state_string
-        self._cache: OrderedDict[tuple[int, ...], Any] = OrderedDict()
+        self._cache: OrderedDict[tuple[int, ...], _Entry] = OrderedDict()
         self._cache_size = cache_size
         n = game.num_players()
         self.METADATA = _metadata(game_string, kind, game, simultaneous)
@@ -83,33 +118,28 @@ class OpenSpielGame:
 
     # ---------------------------------------------------------------- protocol
     def get_current_player(self, state: State) -> int:
-        os_state = self.pyspiel_state(state)
-        if os_state.is_terminal():
-            return TERMINAL
-        if os_state.is_chance_node():
-            return CHANCE
-        return os_state.current_player()
+        return self._entry(state).player
 
     @staticmethod
     def get_player_name(player_id: int) -> str:
         return {CHANCE: "chance", TERMINAL: "terminal"}.get(player_id, f"player {player_id}")
 
     def get_legal_actions(self, state: State) -> list[Action]:
-        return list(self._action_ids(self.pyspiel_state(state)))
+        return list(self._entry(state).action_ids())
 
     def get_chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
-        os_state = self.pyspiel_state(state)
-        names = {i: name for name, i in self._action_ids(os_state).items()}
-        return [(names[a], float(p)) for a, p in os_state.chance_outcomes()]
+        entry = self._entry(state)
+        names = {i: name for name, i in entry.action_ids().items()}
+        return [(names[a], float(p)) for a, p in entry.os_state.chance_outcomes()]
 
     def apply_action(self, state: State, action: Action) -> State:
-        os_state = self.pyspiel_state(state)
-        ids = self._action_ids(os_state)
+        entry = self._entry(state)
+        ids = entry.action_ids()
         if action not in ids:
             raise ValueError(f"{action!r} is not legal here; legal: {sorted(ids)}")
-        child = os_state.clone()
+        child = entry.os_state.clone()
         child.apply_action(ids[action])
-        before, after = os_state.returns(), child.returns()
+        before, after = entry.os_state.returns(), child.returns()
         self._remember(child)
         return self._encode(child, [a - b for a, b in zip(after, before)])
 
@@ -127,41 +157,30 @@ class OpenSpielGame:
     # ---------------------------------------------------------------- helpers
     def pyspiel_state(self, state: State) -> Any:
         """The pyspiel state behind ``state`` (shared: clone it before changing it)."""
+        return self._entry(state).os_state
+
+    def _entry(self, state: State) -> _Entry:
         key = tuple(state["history"])
-        os_state = self._cache.get(key)
-        if os_state is not None:
+        entry = self._cache.get(key)
+        if entry is not None:
             self._cache.move_to_end(key)
-            return os_state
+            return entry
         os_state = self.game.new_initial_state()
         for action_id in key:
             os_state.apply_action(action_id)
-        self._remember(os_state)
-        return os_state
+        return self._remember(os_state)
 
-    def _remember(self, os_state: Any) -> None:
-        self._cache[tuple(os_state.history())] = os_state
+    def _remember(self, os_state: Any) -> _Entry:
+        entry = _Entry(os_state)
+        self._cache[tuple(os_state.history())] = entry
         if len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
+        return entry
 
     @staticmethod
     def _encode(os_state: Any, rewards: list[float]) -> State:
         return {"history": list(os_state.history()), "text": str(os_state),
                 "rewards": [float(r) for r in rewards]}
-
-    @staticmethod
-    def _action_ids(os_state: Any) -> dict[str, int]:
-        """Legal actions as ``{unique name: id}``."""
-        if os_state.is_terminal():
-            return {}
-        if os_state.is_chance_node():
-            player, ids = CHANCE, [a for a, _ in os_state.chance_outcomes()]
-        else:
-            player, ids = os_state.current_player(), os_state.legal_actions()
-        names = [os_state.action_to_string(player, a) for a in ids]
-        if len(set(names)) < len(names):
-            clash = {n for n in names if names.count(n) > 1}
-            names = [f"{n} [{a}]" if n in clash else n for n, a in zip(names, ids)]
-        return dict(zip(names, ids))
 
     def _observation(self, os_state: Any, player: int) -> Observation:
         obs: Observation = {}

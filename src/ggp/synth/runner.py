@@ -1,0 +1,178 @@
+"""Run generated unit tests against candidate code in the sandbox; structured results.
+
+Each call starts fresh restricted sandbox workers (:class:`ggp.sandbox.Worker`, see
+docs/sandbox.md) that load the candidate once and run its tests one by one, so a
+candidate that loops, crashes, floods output or misbehaves in any other way only fails
+its own tests. Large test sets are split into chunks, one worker each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from importlib import resources
+
+from ggp.sandbox import Limits, SandboxFailure, Worker
+from ggp.synth.unit_tests import KINDS, PRELUDE, UnitTest
+
+#: After this many tests of one chunk timed out, its remaining tests are not run (slow
+#: code would make each of them wait for its timer too).
+MAX_TIMEOUTS = 3
+#: Seconds the parent waits beyond a test's own timer before killing the worker.
+_GRACE = 2.0
+
+
+@dataclass
+class TestResult:
+    """The outcome of one unit test."""
+
+    id: str
+    kind: str
+    passed: bool
+    error: str | None = None
+    output: str = ""
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "passed": self.passed,
+                "error": self.error, "output": self.output}
+
+
+@dataclass
+class RunReport:
+    """All test results of one candidate, plus what went wrong around them."""
+
+    results: list[TestResult] = field(default_factory=list)
+    load_error: str | None = None
+    sandbox_problems: list[str] = field(default_factory=list)
+
+    @property
+    def pass_rate(self) -> float:
+        """Fraction of tests passed (0 for an empty set)."""
+        return sum(r.passed for r in self.results) / len(self.results) if self.results else 0.0
+
+    def rate(self, kinds: tuple[str, ...]) -> float | None:
+        """Pass rate over tests of the given kinds (None if there are none)."""
+        chosen = [r for r in self.results if r.kind in kinds]
+        return sum(r.passed for r in chosen) / len(chosen) if chosen else None
+
+    def by_kind(self) -> dict[str, tuple[int, int]]:
+        """``kind -> (passed, total)``."""
+        out = {}
+        for kind in KINDS:
+            chosen = [r for r in self.results if r.kind == kind]
+            if chosen:
+                out[kind] = (sum(r.passed for r in chosen), len(chosen))
+        return out
+
+    def failed(self) -> list[TestResult]:
+        return [r for r in self.results if not r.passed]
+
+    def as_dict(self) -> dict[str, dict]:
+        return {r.id: r.to_dict() for r in self.results}
+
+
+def _harness_source() -> str:
+    return resources.files("ggp.synth").joinpath("_harness.py").read_text(encoding="utf-8")
+
+
+def run_tests(
+    code: str,
+    tests: list[UnitTest],
+    *,
+    test_seconds: float = 5.0,
+    chunk: int = 2000,
+    limits: Limits | None = None,
+) -> RunReport:
+    """Run ``tests`` against ``code``; every test gets a result, passed or not.
+
+    ``limits`` sets the workers' resources; they always run restricted and offline.
+    """
+    report = RunReport()
+    for start in range(0, len(tests), chunk):
+        part = tests[start:start + chunk]
+        _run_chunk(code, part, test_seconds, _worker_limits(limits, test_seconds, len(part)),
+                   report)
+        if report.load_error is not None:
+            # The code does not load: the remaining tests fail the same way.
+            for test in tests[start + chunk:]:
+                report.results.append(TestResult(test.id, test.kind, False, report.load_error))
+            break
+    return report
+
+
+def _worker_limits(limits: Limits | None, test_seconds: float, count: int) -> Limits:
+    if limits is None:
+        cpu = int(min(10 + test_seconds * count, 600))
+        limits = Limits(memory_mb=1024, cpu_seconds=cpu, file_mb=64,
+                        max_output_bytes=1 << 20)
+    return replace(limits, restricted=True, network=False)
+
+
+def _run_chunk(code: str, tests: list[UnitTest], test_seconds: float, limits: Limits,
+               report: RunReport, restarts: int = 3) -> None:
+    """Run ``tests`` in one worker; if it dies, blame the test it was running and start a
+    fresh worker for the rest (at most ``restarts`` times)."""
+    pending = list(tests)
+    timeouts = 0
+    while pending:
+        worker = _start(code, test_seconds, limits, report)
+        if worker is None:
+            report.results += [TestResult(t.id, t.kind, False, report.load_error)
+                               for t in pending]
+            return
+        try:
+            while pending:
+                if timeouts >= MAX_TIMEOUTS:
+                    error = f"Not run: {timeouts} earlier tests timed out."
+                    report.results += [TestResult(t.id, t.kind, False, error) for t in pending]
+                    return
+                test = pending[0]
+                record = worker.call("run", {"test_id": test.id, "source": test.source},
+                                     timeout=test_seconds + _GRACE)
+                result = _test_result(test, record)
+                report.results.append(result)
+                pending.pop(0)
+                timeouts += (result.error or "").startswith("Timed out")
+        except SandboxFailure as failure:
+            problem = _describe(failure)
+            report.sandbox_problems.append(problem)
+            culprit = pending.pop(0)
+            report.results.append(TestResult(culprit.id, culprit.kind, False,
+                                             f"The test process ended early: {problem}"))
+            if restarts == 0:
+                report.results += [TestResult(t.id, t.kind, False, f"Not run: {problem}")
+                                   for t in pending]
+                return
+            restarts -= 1
+        finally:
+            worker.close()
+
+
+def _start(code: str, test_seconds: float, limits: Limits, report: RunReport) -> Worker | None:
+    """A worker with the candidate loaded, or None (and ``report.load_error`` set)."""
+    files = {"harness.py": _harness_source(), "cwm.py": code}
+    init = {"prelude": PRELUDE, "test_seconds": test_seconds}
+    try:
+        worker = Worker("harness.py", init, files=files, limits=limits,
+                        start_timeout=test_seconds + 10.0)
+        report.load_error = worker.call("load_error", timeout=10.0)
+    except SandboxFailure as failure:
+        problem = _describe(failure)
+        report.sandbox_problems.append(problem)
+        report.load_error = f"Loading the code failed: the test process ended ({problem})."
+        return None
+    if report.load_error is not None:
+        worker.close()
+        return None
+    return worker
+
+
+def _test_result(test: UnitTest, record: object) -> TestResult:
+    if not isinstance(record, dict):  # the candidate tampered with the harness
+        return TestResult(test.id, test.kind, False, "The test reported no result.")
+    return TestResult(test.id, test.kind, bool(record.get("passed")), record.get("error"),
+                      str(record.get("output", "")))
+
+
+def _describe(failure: SandboxFailure) -> str:
+    """A short reason for a dead worker: its failure kind and the last lines of detail."""
+    return f"{failure.kind}: " + "\n".join(failure.detail.strip().splitlines()[-8:])
