@@ -440,10 +440,7 @@ class _RuleCompiler:
             self.prelude.append(f"    {name} = {self.const(found)}")
         else:
             self.prelude.append(f"    {name} = index({key!r}, {spec}, {self.const(builder)})")
-        key_exprs = [self.expr(t) for t in key_terms]
-        if not key_exprs:
-            return name, []
-        return name, key_exprs
+        return name, [self.expr(t) for t in key_terms]
 
     def _positive(self, atom, key: str, bound: set, depth: int) -> int:
         ind = "    " * depth
