@@ -34,6 +34,7 @@ State = frozenset
 
 _INPUTS = ("true/1", "does/2")
 _EMPTY: tuple = ()
+_MAX_ROUNDS = 2_000  # fixpoint rounds of one recursive stratum before giving up
 
 
 class CompiledReasoner:
@@ -188,9 +189,15 @@ class CompiledReasoner:
         else:
             for k in comp:
                 rel[k] = set()
-            changed = True
+            changed, rounds = True, 0
             while changed:
                 changed = False
+                rounds += 1
+                if rounds > _MAX_ROUNDS:
+                    raise ModelError(
+                        f"the recursive relations {', '.join(comp)} did not reach a fixpoint in "
+                        f"{_MAX_ROUNDS} rounds; their recursion is probably unbounded (GDL's "
+                        "recursion restriction)", function="reasoner")
                 for k in comp:  # indexes on this component's relations go stale each round
                     ctx.forget(k)
                 for k, fn in funcs:
@@ -198,6 +205,7 @@ class CompiledReasoner:
                     before = len(target)
                     target.update(fn(rel, ctx.index))
                     changed = changed or len(target) != before
+
             for k in comp:
                 ctx.forget(k)
         ctx.done.add(i)
