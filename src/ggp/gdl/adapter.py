@@ -1,0 +1,292 @@
+"""Any GDL / GDL-II game as a world model (DESIGN.md §2).
+
+Mapping (documented in docs/gdl.md):
+
+* Roles keep the order of the ``(role ...)`` facts. In a GDL-II game the role ``random``
+  is nature: it becomes the chance player, uniform over its legal moves. In plain GDL a
+  role named ``random`` is an ordinary player (beatMania.kif). Players are the other roles.
+* Simultaneous moves are sequentialized: in each step the roles choose in role order;
+  choices already made wait in ``state["pending"]`` and are hidden from the other players'
+  observations. A role with exactly one legal move is not asked: its move is applied
+  automatically (so turn-taking games with ``noop`` become ordinary alternating games).
+* A state is a JSON dict: ``{"step": joint moves so far, "true": sorted KIF texts of the
+  true fluents, "pending": {role: move}}`` plus, in GDL-II, ``"history": {role: [[own
+  move, [percepts...]], ...]}`` (what each player has seen so far).
+* Observations: in GDL, the state itself without other roles' pending moves (perfect
+  information); in GDL-II, ``{"role", "step", "history", "pending"}``: the player's own
+  moves and percepts so far (perfect recall) and nothing else.
+* Actions are the KIF texts of moves, e.g. ``"(mark 1 1)"`` or ``"noop"``.
+* Rewards are 0 except at terminal states, where each player gets its GDL goal value:
+  returns are the goals, utility range 0..100, nothing rescaled.
+"""
+
+from __future__ import annotations
+
+import random as _random
+import time
+from pathlib import Path
+from typing import Any
+
+from ggp.core.errors import IllegalActionError, ModelError, ModelLoadError
+from ggp.core.model import WorldModel
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, State
+from ggp.gdl.compiled import CompiledReasoner
+from ggp.gdl.infix import parse_infix
+from ggp.gdl.kif import parse_kif, parse_kif_term
+from ggp.gdl.terms import Description, to_kif
+from ggp.gdl.validate import check, is_gdl_ii
+
+NATURE = "random"
+_MAX_FORCED_STEPS = 100_000
+
+
+def parse_description(text: str, source: str = "", syntax: str = "auto") -> Description:
+    """Parse KIF or infix text (``syntax`` "kif", "infix" or "auto": KIF when the first
+    significant character is ``(``)."""
+    if syntax == "auto":
+        syntax = "kif" if _first_significant(text) == "(" else "infix"
+    if syntax == "kif":
+        return parse_kif(text, source)
+    if syntax == "infix":
+        return parse_infix(text, source)
+    raise ValueError(f"unknown GDL syntax {syntax!r} (expected kif, infix or auto)")
+
+
+def _first_significant(text: str) -> str:
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and stripped[0] not in ";%":
+            return stripped[0]
+    return ""
+
+
+class GDLGame:
+    """The protocol functions of one GDL game (wrap it in a WorldModel to use it)."""
+
+    def __init__(self, desc: Description, *, gdl_ii: bool, name: str = "gdl") -> None:
+        self.desc = desc
+        self.name = name
+        self.gdl_ii = gdl_ii
+        self.reasoner = CompiledReasoner(desc.rules)
+        roles = self.reasoner.roles
+        self.roles = roles
+        self.chance_role = NATURE if gdl_ii and NATURE in roles else None
+        self.players = [r for r in roles if r != self.chance_role]
+        self._player_id = {r: i for i, r in enumerate(self.players)}
+        self._text: dict = {}   # ground term -> KIF text
+        self._term: dict = {}   # KIF text -> ground term
+        self._states: dict = {}  # tuple of fluent texts -> frozenset of terms
+        start = {"step": 0, "true": self._texts(self.reasoner.initial_state()), "pending": {}}
+        if gdl_ii:
+            start["history"] = {r: [] for r in self.players}
+        self.INITIAL_STATE = self._advance(start)
+        self.METADATA = GameMetadata(
+            num_players=len(self.players),
+            min_utility=0.0,
+            max_utility=100.0,
+            zero_sum=False,
+            outcome="payoff",
+            perfect_information=not gdl_ii and not self._probe_simultaneous(),
+            chance=self.chance_role is not None,
+            simultaneous=self._probe_simultaneous(),
+            source=f"GDL{'-II' if gdl_ii else ''} description {name}",
+            extra={"roles": list(roles), "gdl_ii": gdl_ii, "utility": "GDL goals 0..100"},
+        )
+
+    # ------------------------------------------------------------------ conversions
+    def text(self, term) -> str:
+        found = self._text.get(term)
+        if found is None:
+            found = self._text[term] = to_kif(term)
+            self._term[found] = term
+        return found
+
+    def _texts(self, terms) -> list[str]:
+        return sorted(self.text(t) for t in terms)
+
+    def term(self, text: str):
+        found = self._term.get(text)
+        if found is None:
+            found = parse_kif_term(text)
+            self._term[text] = found
+        return found
+
+    def fluents(self, state: State) -> frozenset:
+        key = tuple(state["true"])
+        found = self._states.get(key)
+        if found is None:
+            if len(self._states) > 100_000:
+                self._states.clear()
+            found = self._states[key] = frozenset(self.term(t) for t in key)
+        return found
+
+    # ------------------------------------------------------------------ protocol
+    def get_current_player(self, state: State) -> int:
+        role = self._decider(state)
+        if role is None:
+            return TERMINAL
+        return CHANCE if role == self.chance_role else self._player_id[role]
+
+    def get_player_name(self, player_id: int) -> str:
+        if player_id == CHANCE:
+            return "chance"
+        if player_id == TERMINAL:
+            return "terminal"
+        return self.players[player_id]
+
+    def get_legal_actions(self, state: State) -> list[str]:
+        role = self._decider(state)
+        if role is None:
+            return []
+        return [self.text(m) for m in self.reasoner.legal_moves(self.fluents(state))[role]]
+
+    def get_chance_outcomes(self, state: State) -> list[tuple[str, float]]:
+        actions = self.get_legal_actions(state)
+        return [(a, 1.0 / len(actions)) for a in actions]
+
+    def apply_action(self, state: State, action: str) -> State:
+        role = self._decider(state)
+        if role is None:
+            raise IllegalActionError(f"no move is possible in a terminal state (got {action!r})")
+        legal = {self.text(m): m for m in self.reasoner.legal_moves(self.fluents(state))[role]}
+        if action not in legal:
+            try:  # accept other spellings of the same move, e.g. "(MARK 1 1)"
+                action = self.text(parse_kif_term(action))
+            except Exception:  # noqa: BLE001 - reported as illegal below
+                pass
+        if action not in legal:
+            raise IllegalActionError(
+                f"{action!r} is not a legal move of {role}; legal: {sorted(legal)}")
+        pending = dict(state["pending"])
+        pending[role] = action
+        new = dict(state)
+        new["pending"] = pending
+        if self._decider(new):  # another role still has to choose in this step
+            return new
+        return self._advance(self._joint_step(new))
+
+    def get_rewards(self, state: State) -> list[float]:
+        if state["pending"] or not self.reasoner.is_terminal(self.fluents(state)):
+            return [0.0] * len(self.players)
+        goals = dict(zip(self.roles, self.reasoner.goals(self.fluents(state))))
+        return [float(goals[p]) for p in self.players]
+
+    def get_observations(self, state: State) -> list[dict]:
+        return [self.observation(state, p) for p in self.players]
+
+    def observation(self, state: State, role: str) -> dict:
+        pending = {role: state["pending"][role]} if role in state["pending"] else {}
+        if not self.gdl_ii:
+            return {"step": state["step"], "true": state["true"], "pending": pending}
+        return {"role": role, "step": state["step"], "history": state["history"][role],
+                "pending": pending}
+
+    def resample_state(self, history, player_id: int) -> State:
+        """A complete state consistent with the player's view (see ggp.gdl.infosets)."""
+        from ggp.gdl.infosets import sample_state
+
+        return sample_state(self._model, player_id, history)
+
+    # ------------------------------------------------------------------ stepping
+    def _decider(self, state: State) -> str | None:
+        """The role that chooses next, or None at a terminal state."""
+        fluents = self.fluents(state)
+        if self.reasoner.is_terminal(fluents):
+            return None
+        legal = self.reasoner.legal_moves(fluents)
+        pending = state["pending"]
+        for role in self.roles:
+            if role in pending:
+                continue
+            n = len(legal[role])
+            if n == 0:
+                raise ModelError(f"role {role} has no legal move in a non-terminal state",
+                                 function="get_legal_actions", state=state)
+            if n > 1:
+                return role
+        return ""  # everyone has chosen or has a single move: the step can be taken
+
+    def _joint_step(self, state: State) -> State:
+        fluents = self.fluents(state)
+        legal = self.reasoner.legal_moves(fluents)
+        joint = {}
+        for role in self.roles:
+            if role in state["pending"]:
+                joint[role] = self.term(state["pending"][role])
+            else:
+                joint[role] = legal[role][0]
+        new: dict[str, Any] = {"step": state["step"] + 1, "pending": {}}
+        if self.gdl_ii:
+            nxt, percepts = self.reasoner.step(fluents, joint)
+            new["history"] = {
+                r: state["history"][r] + [[self.text(joint[r]), [self.text(p) for p in percepts[r]]]]
+                for r in self.players}
+        else:
+            nxt = self.reasoner.next_state(fluents, joint)
+        new["true"] = self._texts(nxt)
+        return new
+
+    def _advance(self, state: State) -> State:
+        """Apply forced steps (no role has a choice) until someone must choose or the end."""
+        for _ in range(_MAX_FORCED_STEPS):
+            if self._decider(state) != "":
+                return state
+            state = self._joint_step(state)
+        raise ModelError(f"more than {_MAX_FORCED_STEPS} steps without any choice",
+                         function="apply_action", state=state)
+
+    def _probe_simultaneous(self, seconds: float = 0.3, playouts: int = 5) -> bool:
+        """Whether short random playouts meet a step where two roles have a choice
+        (a heuristic for the metadata only; play does not depend on it)."""
+        if hasattr(self, "_simultaneous"):
+            return self._simultaneous
+        rng = _random.Random(0)
+        deadline = time.perf_counter() + seconds
+        found = False
+        state = self.INITIAL_STATE
+        while not found and time.perf_counter() < deadline and len(self.roles) > 1:
+            role = self._decider(state)
+            if role is None:
+                playouts -= 1
+                if playouts <= 0:
+                    break
+                state = self.INITIAL_STATE
+                continue
+            legal = self.reasoner.legal_moves(self.fluents(state))
+            found = sum(len(legal[r]) > 1 for r in self.roles) > 1
+            state = self.apply_action(state, rng.choice([self.text(m) for m in legal[role]]))
+        self._simultaneous = found
+        return found
+
+
+def load_gdl_text(text: str, *, name: str = "gdl", syntax: str = "auto",
+                  gdl_ii: bool | None = None, source: str = "") -> WorldModel:
+    """A world model from GDL text (KIF or infix). ``gdl_ii`` None means: GDL-II when the
+    rules use ``sees``/``percept``. Raises GDLSyntaxError / GDLValidationError (GGPErrors
+    with line and column) for malformed or invalid descriptions."""
+    desc = parse_description(text, source or name, syntax)
+    ii = is_gdl_ii(desc) if gdl_ii is None else gdl_ii
+    check(desc, ii)
+    game = GDLGame(desc, gdl_ii=ii, name=name)
+    model = WorldModel(game, name=name, trusted=True, rules=text, metadata=game.METADATA)
+    game._model = model  # the samplers search through the wrapper
+    return model
+
+
+def load_gdl_model(path: str | Path, *, gdl_ii: bool | None = None) -> WorldModel:
+    """A world model from a ``.kif`` / ``.gdl`` file.
+
+    GDL-II detection when ``gdl_ii`` is None: the rules use ``sees``/``percept``, or they
+    declare ``(role random)`` and the file is not a ``.kif`` file (GDL-II archives use
+    ``.gdl``; the ggp.org GDL repository uses ``.kif`` and has a plain game with a role
+    named random).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ModelLoadError(f"No such GDL file: {path}.")
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if gdl_ii is None:
+        desc = parse_description(text, str(path))
+        has_random = any(r.head == ("role", NATURE) for r in desc.rules)
+        gdl_ii = is_gdl_ii(desc) or (has_random and path.suffix.lower() != ".kif")
+    return load_gdl_text(text, name=path.stem, gdl_ii=gdl_ii, source=str(path))
