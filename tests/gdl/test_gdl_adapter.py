@@ -1,0 +1,195 @@
+"""GDL games as world models: the corpus plays, tic-tac-toe agrees with the reference game,
+GDL-II percepts, information sets and the sampler."""
+
+import random
+
+import pytest
+
+from ggp.check import check_model
+from ggp.core.model import load_model
+from ggp.core.protocol import CHANCE, TERMINAL, canonical_json
+from ggp.gdl.adapter import load_gdl_text
+from ggp.gdl.infosets import belief_sampler, information_set, sample_state
+from ggp.games import tic_tac_toe
+
+from gdl_corpus import FILES, HEAVY, REJECTED, path
+from test_gdl_parse import COIN_INFIX
+
+PLAYABLE = [f for f in FILES if f.name not in REJECTED]
+
+
+def random_playout(model, rng, check=None):
+    state = model.initial_state()
+    while not model.is_terminal(state):
+        player = model.current_player(state)
+        if player == CHANCE:
+            action = model.sample_chance(state, rng)
+        else:
+            action = rng.choice(model.legal_actions(state))
+        if check:
+            check(state, player, action)
+        state = model.apply(state, action)
+    return state
+
+
+@pytest.mark.parametrize("p", PLAYABLE, ids=lambda p: p.name)
+def test_corpus_game_plays_to_terminal_with_goals_in_range(p):
+    model = load_model(str(p))
+    rng = random.Random(3)
+    for _ in range(1 if p.name in HEAVY else 3):
+        state = random_playout(model, rng)
+        returns = model.rewards(state)
+        assert len(returns) == model.num_players
+        assert all(0.0 <= r <= 100.0 for r in returns)
+        canonical_json(state)
+
+
+@pytest.mark.parametrize("name", sorted(REJECTED))
+def test_rejected_files_raise_a_located_error(name):
+    from ggp.gdl.errors import GDLValidationError
+
+    with pytest.raises(GDLValidationError) as info:
+        load_model(str(path(name)))
+    assert info.value.line > 0 and info.value.col > 0
+
+
+def test_tictactoe_agrees_with_reference_game():
+    model = load_model(str(path("ticTacToe.kif")))
+    assert model.metadata.num_players == 2 and model.metadata.perfect_information
+    rng = random.Random(11)
+    outcomes = set()
+    for _ in range(150):
+        gdl, ref = model.initial_state(), dict(tic_tac_toe.INITIAL_STATE)
+        while True:
+            gp, rp = model.current_player(gdl), tic_tac_toe.get_current_player(ref)
+            assert gp == rp
+            if gp == TERMINAL:
+                break
+            legal = model.legal_actions(gdl)
+            assert len(legal) == len(tic_tac_toe.get_legal_actions(ref))
+            action = rng.choice(legal)  # "(mark m n)", 1-based
+            m, n = (int(x) - 1 for x in action.strip("()").split()[1:])
+            mark = "x" if gp == 0 else "o"
+            gdl = model.apply(gdl, action)
+            ref = tic_tac_toe.apply_action(ref, f"{mark}({m},{n})")
+            # the adapter does not ask a role with a single legal move (the last cell)
+            while tic_tac_toe.get_current_player(ref) != TERMINAL and len(
+                    tic_tac_toe.get_legal_actions(ref)) == 1:
+                ref = tic_tac_toe.apply_action(ref, tic_tac_toe.get_legal_actions(ref)[0])
+        mapped = [{100.0: 1.0, 0.0: -1.0, 50.0: 0.0}[g] for g in model.rewards(gdl)]
+        assert mapped == tic_tac_toe.get_rewards(ref)
+        outcomes.add(tuple(mapped))
+    assert len(outcomes) == 3  # wins, losses and draws were all met
+
+
+def test_check_model_accepts_gdl_games():
+    for name, games in (("ticTacToe.kif", 5), ("roshambo2.kif", 5), ("montyhall.gdl", 5),
+                        ("kriegTTT_4x4.gdl", 1)):
+        report = check_model(load_model(str(path(name))), games=games)
+        assert report.ok, (name, list(report.violations)[:2])
+
+
+def test_metadata_and_random_role():
+    monty = load_model(str(path("montyhall.gdl")))
+    assert monty.metadata.num_players == 1 and monty.metadata.chance
+    assert not monty.metadata.perfect_information
+    assert (monty.metadata.min_utility, monty.metadata.max_utility) == (0.0, 100.0)
+    beat = load_model(str(path("beatMania.kif")))  # GDL: 'random' is a player here
+    assert beat.metadata.num_players == 2 and not beat.metadata.chance
+    assert beat.player_name(0) == "random"
+    guess = load_model(str(path("guessSix.gdl")))  # GDL-II without sees
+    assert guess.metadata.num_players == 1 and guess.metadata.chance
+
+
+def test_simultaneous_moves_are_sequentialized_and_hidden():
+    model = load_model(str(path("roshambo2.kif")))
+    assert model.metadata.simultaneous and not model.metadata.perfect_information
+    s = model.initial_state()
+    assert model.current_player(s) == 0
+    s = model.apply(s, model.legal_actions(s)[0])
+    assert model.current_player(s) == 1
+    assert s["pending"] and model.observation(s, 1)["pending"] == {}
+    assert model.observation(s, 0)["pending"] == s["pending"]
+
+
+def test_single_move_roles_are_not_asked():
+    model = load_model(str(path("ticTacToe.kif")))
+    s = model.initial_state()
+    assert "noop" not in model.legal_actions(s)
+    s = model.apply(s, "(mark 1 1)")
+    assert model.current_player(s) == 1 and len(model.legal_actions(s)) == 8
+    assert model.observation(s, 0) == s  # perfect information: observation is the state
+
+
+def test_actions_accept_other_spellings():
+    model = load_model(str(path("ticTacToe.kif")))
+    s = model.apply(model.initial_state(), "( MARK 2 3 )")
+    assert "(cell 2 3 x)" in s["true"]
+
+
+def monty_after(choice, hide):
+    monty = load_model(str(path("montyhall.gdl")))
+    s0 = monty.initial_state()
+    s = monty.apply(monty.apply(s0, f"(choose {choice})"), f"(hide_car {hide})")
+    assert monty.current_player(s) == CHANCE  # the host opens a door
+    opened = monty.sample_chance(s, random.Random(0))
+    s = monty.apply(s, opened)
+    return monty, s0, s, opened
+
+
+def test_montyhall_percepts():
+    monty, s0, s, opened = monty_after(1, 2)
+    assert opened == "(open_door 3)"
+    obs = monty.observation(s, 0)
+    assert obs["history"] == [["(choose 1)", ["(does candidate (choose 1))"]],
+                              ["noop", ["(does candidate noop)", "(open_door 3)"]]]
+    assert "true" not in obs  # the car is hidden
+    assert sorted(monty.legal_actions(s)) == ["noop", "switch"]
+    end = monty.apply(s, "switch")
+    assert monty.is_terminal(end) and monty.rewards(end) == [100.0]
+    assert monty.observation(end, 0)["history"][-1] == [
+        "switch", ["(car 2)", "(does candidate switch)"]]
+
+
+def test_montyhall_information_set_gives_two_thirds_for_switching():
+    monty, s0, s, _ = monty_after(1, 2)
+    history = [(monty.observation(s0, 0), "(choose 1)"), (monty.observation(s, 0), None)]
+    belief = {tuple(st["true"]): p for st, p in information_set(monty, 0, history)}
+    assert belief == pytest.approx({
+        ("(car 1)", "(chosen 1)", "(closed 1)", "(closed 2)", "(step 3)"): 1 / 3,
+        ("(car 2)", "(chosen 1)", "(closed 1)", "(closed 2)", "(step 3)"): 2 / 3})
+    rng = random.Random(5)
+    sampler = belief_sampler(monty)
+    for _ in range(10):
+        state = sampler(history, 0, rng)
+        assert tuple(state["true"]) in belief
+        assert monty.observation(state, 0) == history[-1][0]
+    assert tuple(monty.resample_state(history, 0)["true"]) in belief
+
+
+def test_sampled_states_are_consistent_in_krieg_tictactoe():
+    model = load_model(str(path("kriegTTT_4x4.gdl")))
+    rng = random.Random(2)
+    for _ in range(3):
+        state, histories = model.initial_state(), {0: [], 1: []}
+        for _ in range(6):
+            if model.is_terminal(state):
+                break
+            p = model.current_player(state)
+            action = rng.choice(model.legal_actions(state))
+            histories[p].append((model.observation(state, p), action))
+            state = model.apply(state, action)
+        p = model.current_player(state)
+        if p < 0:
+            continue
+        history = histories[p] + [(model.observation(state, p), None)]
+        sample = sample_state(model, p, history, rng)
+        assert model.observation(sample, p) == model.observation(state, p)
+
+
+def test_infix_game_loads_and_plays():
+    model = load_gdl_text(COIN_INFIX, name="coin")
+    assert model.metadata.num_players == 2  # 'nature' is an ordinary role name
+    assert model.metadata.extra["gdl_ii"]
+    state = random_playout(model, random.Random(0))
+    assert model.is_terminal(state)
