@@ -33,11 +33,11 @@ def win_loss(goal: float) -> float:
     return (goal - 50) / 50
 
 
-def cells(gdl_obs) -> dict[tuple[int, int], str]:
+def cells(gdl_obs, name: str = "cell") -> dict[tuple[int, int], str]:
     """``{(m, n): content}`` from the GDL state's ``(cell m n content)`` fluents."""
     found = {}
     for fluent in gdl_obs["true"]:
-        match = re.fullmatch(r"\(cell (\d) (\d) (\w+)\)", fluent)
+        match = re.fullmatch(rf"\({name} (\d) (\d) (\w+)\)", fluent)
         if match:
             found[int(match[1]), int(match[2])] = match[3]
     return found
@@ -134,12 +134,24 @@ def c4_to_gdl(action: str) -> str:
     return f"(drop {int(action[1:]) + 1})"
 
 
-def c4_same_view(ref_obs, gdl_obs) -> bool:
-    """GDL cells are (column 1.., row 1 at the bottom); ours rows from the top."""
-    rows = len(ref_obs["board"])
-    ours = {(c + 1, rows - r): {"x": "red", "o": "black"}[v]
-            for r, row in enumerate(ref_obs["board"]) for c, v in enumerate(row) if v != "."}
-    return ours == cells(gdl_obs)
+def c4_view(colours: dict[str, str], fluent: str):
+    """A same_view check: GDL ``(fluent column row colour)``, row 1 at the bottom, holds
+    the disc our board has at [6 - row][column - 1] (rows from the top)."""
+    def same(ref_obs, gdl_obs) -> bool:
+        rows = len(ref_obs["board"])
+        ours = {(c + 1, rows - r): colours[v] for r, row in enumerate(ref_obs["board"])
+                for c, v in enumerate(row) if v != "."}
+        return ours == cells(gdl_obs, fluent)
+    return same
+
+
+def test_our_connect_four_gdl_agrees_with_the_reference():
+    gdl = load_gdl_model(LIBRARY / "connect_four.kif")
+    pairing = Pairing(to_gdl=c4_to_gdl, goals_to_returns=win_loss,
+                      same_view=c4_view({"x": "red", "o": "yellow"}, "disc"))
+    report = walk_many(load_model("connect_four"), gdl, pairing, games=300, seed=5)
+    assert report.games == len(report.returns) == 300 and report.truncated == 0
+    assert {(1.0, -1.0), (-1.0, 1.0)} <= {tuple(r) for r in report.returns}
 
 
 def test_connect_four_gdl_agrees_with_the_reference_on_seven_columns():
@@ -149,7 +161,7 @@ def test_connect_four_gdl_agrees_with_the_reference_on_seven_columns():
     on: (drop 8) is then the only legal move, which the adapter plays by itself, so those
     walks stop uncompared."""
     gdl = shared("perfect/connectFour.kif")
-    pairing = Pairing(to_gdl=c4_to_gdl, goals_to_returns=win_loss, same_view=c4_same_view,
+    pairing = Pairing(to_gdl=c4_to_gdl, goals_to_returns=win_loss, same_view=c4_view({"x": "red", "o": "black"}, "cell"),
                       gdl_only_moves=frozenset({"(drop 8)"}), truncate=c4_reference_draw)
     report = walk_many(load_model("connect_four"), gdl, pairing, games=300, seed=4)
     assert len(report.returns) + report.truncated == report.games
@@ -159,3 +171,17 @@ def test_connect_four_gdl_agrees_with_the_reference_on_seven_columns():
 
 def c4_reference_draw(state) -> bool:
     return all(c != "." for row in state["board"] for c in row) and state["winner"] is None
+
+
+def test_a_missing_line_direction_is_caught():
+    """Without its falling diagonals our connect four GDL disagrees (not vacuous)."""
+    from ggp.gdl.adapter import load_gdl_text
+
+    text = (LIBRARY / "connect_four.kif").read_text()
+    rule = "(<= (step southeast ?c ?r ?d ?s) (right ?c ?d) (up ?s ?r))"
+    assert rule in text
+    gdl = load_gdl_text(text.replace(rule, ""), name="no_southeast")
+    pairing = Pairing(to_gdl=c4_to_gdl, goals_to_returns=win_loss,
+                      same_view=c4_view({"x": "red", "o": "yellow"}, "disc"))
+    with pytest.raises(Disagreement):
+        walk_many(load_model("connect_four"), gdl, pairing, games=300, seed=5)
