@@ -118,3 +118,23 @@ def test_inference_late_in_the_hand_and_without_passing(model):
             replay_history(model, actions, player, history)
             checked += 1
     assert 0 in directions and checked > 50
+
+
+def test_inference_knows_a_first_trick_point_discard_means_only_points(model):
+    """Player 2 holds only hearts: discarding one on the first trick (legal only with
+    no other card) must make every sampled hand of player 2 hearts or QS."""
+    hands = [["3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC", "2D"],
+             ["2C"] + [r + "D" for r in
+                       ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]],
+             [r + "H" for r in
+              ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]],
+             [r + "S" for r in
+              ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]]]
+    state = deal_for(model, ["No pass"] + deal_rows(hands))
+    for action in ["Play 2C", "Play 5H", "Play 2S"]:
+        state = model.apply(state, action)
+    history = [(model.observation(state, 0), None)]
+    for _ in range(30):
+        actions = model.resample_history(history, 0)
+        sampled = replay_history(model, actions, 0, history)
+        assert all(c[-1] == "H" or c == "QS" for c in sampled["hands"][2])

@@ -29,8 +29,8 @@ import hashlib
 import math
 import random
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, Observation, State, canonical_json
