@@ -18,6 +18,7 @@ machine only ever make a run slower).
 from __future__ import annotations
 
 import argparse
+import functools
 import tempfile
 from pathlib import Path
 
@@ -59,7 +60,7 @@ def throughput(args: argparse.Namespace) -> None:
     for label, backend in runs.items():
         if backend.get("backend") == "ray":
             ray_started = start_ray()
-        rate, records = best_of(args.repeat, lambda: play(config, **backend))
+        rate, records = best_of(args.repeat, functools.partial(play, config, **backend))
         baseline = baseline or rate
         reference = reference or outcomes(records)
         assert outcomes(records) == reference, f"{label} played different matches"

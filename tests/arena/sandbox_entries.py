@@ -67,6 +67,15 @@ class Counter:
     def fail(self):
         raise RuntimeError("handler failed")
 
+    def stop_reading(self):
+        """Keep the request pipe open but never read it again (the process lives on)."""
+        import threading
+
+        self.kept = os.dup(0)
+        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+        threading.Thread(target=time.sleep, args=(100,)).start()
+        return "deaf"
+
 
 def make_handler(init):
     return Counter(init["start"])
@@ -81,3 +90,4 @@ def connect(payload):
         return "connected"
     except OSError as exc:
         return f"{type(exc).__name__}: {exc}"
+

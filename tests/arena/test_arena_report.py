@@ -58,8 +58,8 @@ def test_cells_count_wld_and_forfeits_from_both_sides():
 
 
 def test_reports_for_wld_and_payoff_games(tmp_path):
-    config = TournamentConfig(games=["tic_tac_toe", COIN], agents=["random", f"{EVIL}:mode=illegal:after=0"],
-                              matches=4, seed=1)
+    config = TournamentConfig(games=["tic_tac_toe", COIN],
+                              agents=["random", f"{EVIL}:mode=illegal:after=0"], matches=4, seed=1)
     run_tournament(config, tmp_path, workers=0)
     paths = write_report(tmp_path)
     text = paths["markdown"].read_text()
@@ -67,7 +67,8 @@ def test_reports_for_wld_and_payoff_games(tmp_path):
     assert "evil_agent.py:mode=illegal:after=0" in text and "illegal" in text
     data = json.loads(paths["json"].read_text())
     assert data["matches"] == 2 * 2 * 4 and data["errors"] == 0
-    rows = list(csv.DictReader(open(paths["csv"])))
+    with open(paths["csv"]) as fh:
+        rows = list(csv.DictReader(fh))
     assert {r["game"] for r in rows} == {"tic_tac_toe", COIN}
     evil_rows = [r for r in rows if "evil" in r["agent"]]
     assert evil_rows and all(float(r["forfeit_rate_us"]) > 0 for r in evil_rows)

@@ -120,7 +120,7 @@ def test_evil_agents_forfeit_and_the_tournament_goes_on(tmp_path):
     evil = [f"{EVIL}:mode={m}" for m in ("raise", "hang", "allocate", "print", "illegal",
                                          "crash")]
     config = TournamentConfig(games=["tic_tac_toe"], agents=evil, opponents=["random"],
-                              matches=1, move_seconds=2.0, memory_mb=256)
+                              matches=1, move_seconds=5.0, memory_mb=256)
     run = run_tournament(config, tmp_path, workers=2)
     assert run.played == len(evil) * 2
     reasons = {}
@@ -182,3 +182,64 @@ def test_a_crashing_in_process_agent_stops_the_pool_with_a_clear_error(tmp_path)
              for t in schedule(config, {"tic_tac_toe": 2})]
     with pytest.raises(GGPError, match="--sandbox"):
         run_local(tasks, lambda record, trajectory: None, workers=1)
+
+
+def test_two_writers_cannot_share_a_directory(tmp_path):
+    from ggp.arena.store import ResultStore
+
+    config = TournamentConfig(games=["tic_tac_toe"], agents=["random"], matches=1)
+    games = {"tic_tac_toe": {"name": "tic_tac_toe", "num_players": 2}}
+    first = ResultStore.open(tmp_path, config, games)
+    with pytest.raises(ResultsError, match="Another 'ggp arena'"):
+        ResultStore.open(tmp_path, config, games)
+    first.close()
+    ResultStore.open(tmp_path, config, games).close()
+
+
+def _descendants(pid):
+    """Every live process below ``pid`` (read from /proc)."""
+    children = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _is_sandbox(pid):
+    try:
+        return b"ggp.sandbox._child" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def test_killing_a_sandboxed_tournament_leaves_no_agent_behind(tmp_path):
+    command = [sys.executable, "-m", "ggp.cli.main", "arena", "-g", "tic_tac_toe",
+               "-a", f"{EVIL}:mode=hang", "-o", "random", "-n", "2", "-j", "2",
+               "--move-seconds", "60", "--out", str(tmp_path), "--no-plots"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    deadline = time.monotonic() + 120
+    # wait until both pool workers have a sandboxed agent worker, then until they hang
+    while len(sandboxes := [p for p in _descendants(process.pid) if _is_sandbox(p)]) < 2:
+        assert process.poll() is None and time.monotonic() < deadline, "no workers started"
+        time.sleep(0.1)
+    time.sleep(2.0)
+    below = _descendants(process.pid)
+    assert set(sandboxes) <= set(below)
+    os.killpg(process.pid, signal.SIGKILL)  # the CLI and its pool, not the sandboxes
+    process.wait()
+    deadline = time.monotonic() + 10
+    while (alive := [p for p in below if Path(f"/proc/{p}").exists()
+                     and "\nState:\tZ" not in Path(f"/proc/{p}/status").read_text()]):
+        assert time.monotonic() < deadline, f"left behind: {alive}"
+        time.sleep(0.1)

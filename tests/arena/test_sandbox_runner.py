@@ -121,6 +121,16 @@ def test_worker_deadline():
         assert failure.value.kind == "timeout"
 
 
+def test_a_worker_that_stops_reading_cannot_block_the_parent():
+    with Worker(ENTRIES, {"start": 0}, limits=SMALL) as worker:
+        assert worker.call("stop_reading") == "deaf"
+        started = time.monotonic()
+        with pytest.raises(SandboxFailure) as failure:
+            worker.call("echo", {"value": "x" * 1_000_000}, timeout=1.0)
+        assert failure.value.kind == "timeout"
+        assert time.monotonic() - started < 30
+
+
 def test_worker_rejects_private_methods():
     with Worker(ENTRIES, {"start": 0}, limits=SMALL) as worker:
         with pytest.raises(SandboxFailure) as failure:

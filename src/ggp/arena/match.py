@@ -19,10 +19,12 @@ See :func:`forfeit_returns` for what a forfeit scores.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ggp.agents.base import Agent, MatchInfo
 from ggp.core.model import WorldModel
@@ -134,10 +136,8 @@ def play_match(
     if forfeit:
         returns = forfeit_returns(model.metadata, forfeit.player)
     for seat, agent in enumerate(agents):
-        try:
+        with contextlib.suppress(Exception):  # the outcome no longer depends on it
             agent.end(histories[seat], returns)
-        except Exception:  # noqa: BLE001, S110 - the outcome no longer depends on it
-            pass
     return MatchResult(model.name, [a.name for a in agents], seed, returns, forfeit, steps,
                        times, histories)
 

@@ -9,7 +9,8 @@ Layout of ``out_dir``:
 * ``trajectories.jsonl`` — one line per finished match with its full record (steps,
   states, every player's observation-action history, move times).
 
-Lines are appended, flushed and fsync'ed one match at a time, trajectory first, so a
+One process writes at a time (an exclusive ``flock`` on ``.lock``, released by the
+kernel when the process dies). Lines are appended, flushed and fsync'ed one match at a time, trajectory first, so a
 process (or machine) dying at any point loses at most the match being written. On
 reopening, a partly written last line is cut off, and the keys present in
 ``results.jsonl`` are the matches that are done.
@@ -17,6 +18,7 @@ reopening, a partly written last line is cut off, and the keys present in
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from pathlib import Path
@@ -36,9 +38,10 @@ class ResultsError(GGPError):
 class ResultStore:
     """Appends match records to a tournament directory (one writer at a time)."""
 
-    def __init__(self, out_dir: Path, records: list[dict[str, Any]]) -> None:
+    def __init__(self, out_dir: Path, records: list[dict[str, Any]], lock: IO[str]) -> None:
         self.out_dir = out_dir
         self.records = records
+        self._lock = lock
         self._results: IO[str] = open(out_dir / RESULTS_FILE, "a", encoding="utf-8")
         self._trajectories: IO[str] = open(out_dir / TRAJECTORIES_FILE, "a", encoding="utf-8")
 
@@ -47,11 +50,13 @@ class ResultStore:
         """Open ``out_dir`` for ``config``: create it, or resume the same tournament."""
         out_dir = Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
+        lock = _lock(out_dir)
         config_path = out_dir / CONFIG_FILE
         wanted = {"config": config.to_dict(), "games": games}
         if config_path.exists():
             stored = json.loads(config_path.read_text(encoding="utf-8"))
             if _without_matches(stored.get("config", {})) != _without_matches(wanted["config"]):
+                lock.close()
                 raise ResultsError(
                     f"{out_dir} holds results of a different tournament "
                     f"(stored settings: {json.dumps(stored.get('config'))}). Use another "
@@ -61,7 +66,7 @@ class ResultStore:
         _write_atomically(config_path, json.dumps(wanted, indent=1))
         for name in (RESULTS_FILE, TRAJECTORIES_FILE):
             _cut_partial_line(out_dir / name)
-        return cls(out_dir, read_records(out_dir / RESULTS_FILE))
+        return cls(out_dir, read_records(out_dir / RESULTS_FILE), lock)
 
     def done_keys(self) -> set[str]:
         return {r["key"] for r in self.records}
@@ -76,6 +81,21 @@ class ResultStore:
     def close(self) -> None:
         self._results.close()
         self._trajectories.close()
+        self._lock.close()  # releases the lock
+
+
+def _lock(out_dir: Path) -> IO[str]:
+    """Hold an exclusive lock on ``out_dir`` (the kernel drops it if the process dies)."""
+    handle = open(out_dir / ".lock", "w", encoding="utf-8")  # noqa: SIM115 - held open
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise ResultsError(
+            f"Another 'ggp arena' is writing to {out_dir}; wait for it to finish, or use "
+            "another --out directory."
+        ) from None
+    return handle
 
 
 def _without_matches(config: dict[str, Any]) -> dict[str, Any]:

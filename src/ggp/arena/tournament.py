@@ -23,9 +23,10 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ggp.agents.base import Agent
 from ggp.arena.agent_specs import build_agent, check_agent_spec, is_file_spec

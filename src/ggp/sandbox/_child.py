@@ -15,6 +15,7 @@ reply per request to ``reply_fd``: ``{"ok": value}`` or ``{"error": {"type", "me
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import json
@@ -56,33 +57,34 @@ def _answer(reply_stream, compute) -> None:
     reply_stream.flush()
 
 
+def _call(handler: Any, request: dict[str, Any]) -> Any:
+    method = request.get("method", "")
+    if handler is None or not isinstance(method, str) or method.startswith("_"):
+        raise AttributeError(f"method {method!r} may not be called")
+    return getattr(handler, method)(**request.get("params", {}))
+
+
 def main() -> None:
     entry, mode, reply_fd = sys.argv[2], sys.argv[3], int(sys.argv[4])
     reply_stream = os.fdopen(reply_fd, "w", encoding="utf-8")
-    state: dict[str, Any] = {}
+    handler = None
 
     def load_and_init(params: Any) -> Any:
+        nonlocal handler
         module = _load(entry)
         if mode == "call":
             return module.main(params)
-        state["handler"] = module.make_handler(params)
+        handler = module.make_handler(params)
         return None
 
     for number, line in enumerate(sys.stdin):
         request = json.loads(line)
         if number == 0:
-            _answer(reply_stream, lambda: load_and_init(request.get("params")))
+            _answer(reply_stream, functools.partial(load_and_init, request.get("params")))
             if mode == "call":
                 return
-            continue
-        method = request.get("method", "")
-
-        def call() -> Any:
-            if method.startswith("_"):
-                raise AttributeError(f"method {method!r} may not be called")
-            return getattr(state["handler"], method)(**request.get("params", {}))
-
-        _answer(reply_stream, call)
+        else:
+            _answer(reply_stream, functools.partial(_call, handler, request))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ than allowed.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import functools
@@ -209,7 +210,6 @@ class SandboxProcess:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
         self.output_exceeded = False
-        self.killed_for_timeout = False
         self._buffer = b""
         reply_read, reply_write = os.pipe()
         paths = json.dumps([_package_root(), *sys_path])
@@ -219,7 +219,8 @@ class SandboxProcess:
         command = [sys.executable, "-I", "-u", "-c", _BOOTSTRAP, paths, entry, mode,
                    str(reply_write)]
         if not limits.network and network_isolation_available():
-            command = ["unshare", "--net", "--", *command]  # unshare execs: same process
+            # unshare execs the interpreter: same process, limits and session
+            command = [shutil.which("unshare"), "--net", "--", *command]
         try:
             self.proc = subprocess.Popen(
                 command,
@@ -231,11 +232,16 @@ class SandboxProcess:
                 start_new_session=True,
                 close_fds=True,
                 pass_fds=(reply_write,),
-                preexec_fn=_preexec(limits),  # noqa: PLW1509 - only setrlimit runs there
+                preexec_fn=_preexec(limits),  # noqa: PLW1509 - setrlimit and prctl only
             )
+        except BaseException:
+            os.close(reply_read)
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            raise
         finally:
             os.close(reply_write)
         self._replies = reply_read
+        os.set_blocking(self.proc.stdin.fileno(), False)  # see _write
         self.stdout = _Tail(self.proc.stdout, limits.output_bytes, self._check_output)
         self.stderr = _Tail(self.proc.stderr, limits.output_bytes, self._check_output)
 
@@ -247,12 +253,10 @@ class SandboxProcess:
         """
         deadline = time.monotonic() + timeout
         try:
-            self.proc.stdin.write((json.dumps(message) + "\n").encode())
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError, TypeError, ValueError) as exc:
-            if isinstance(exc, (TypeError, ValueError)):
-                raise SandboxFailure("protocol", f"request is not JSON: {exc}") from exc
-            raise self._failure("crash", "the process exited before the request") from exc
+            data = (json.dumps(message) + "\n").encode()
+        except (TypeError, ValueError) as exc:
+            raise SandboxFailure("protocol", f"request is not JSON: {exc}") from exc
+        self._write(data, deadline)
         line = self._read_line(deadline)
         try:
             reply = json.loads(line)
@@ -270,11 +274,28 @@ class SandboxProcess:
                                  stderr=self.stderr.text())
         return reply["ok"]
 
+    def _write(self, data: bytes, deadline: float) -> None:
+        """Write to the child's stdin without ever blocking past the deadline (a child
+        that stops reading must not hang the arena)."""
+        fd = self.proc.stdin.fileno()
+        while data:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._failure("timeout", "the process stopped reading its requests")
+            _, writable, _ = select.select([], [fd], [], min(left, 0.5))
+            if not writable:
+                continue
+            try:
+                data = data[os.write(fd, data[:65536]):]
+            except BlockingIOError:
+                continue
+            except OSError as exc:  # BrokenPipeError: it is gone
+                raise self._failure("crash", "the process exited before the request") from exc
+
     def _read_line(self, deadline: float) -> bytes:
         while b"\n" not in self._buffer:
             left = deadline - time.monotonic()
             if left <= 0:
-                self.killed_for_timeout = True
                 raise self._failure("timeout", "no answer before the deadline")
             ready, _, _ = select.select([self._replies], [], [], min(left, 0.5))
             if not ready:
@@ -325,25 +346,17 @@ class SandboxProcess:
 
     def kill(self) -> None:
         """Kill the whole process group (forked children included) and reap the child."""
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
 
     def close(self, grace: float = 1.0) -> None:
         """Ask the child to stop (end of stdin), then kill its group and remove its files."""
-        try:
+        with contextlib.suppress(OSError):
             self.proc.stdin.close()
-        except OSError:
-            pass
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            pass
         self.kill()
         os.close(self._replies)
         shutil.rmtree(self.workdir, ignore_errors=True)

@@ -1,0 +1,338 @@
+"""A synthesis run: from rules and trajectories to a saved, measured code world model.
+
+Each run owns a directory::
+
+    metadata.json        game, backend, model, settings, seeds, accuracies, calls, tokens, time
+    rules.txt            the rules text given to the model
+    trajectories.jsonl   the training trajectories
+    tests.py             every training unit test, as one readable unittest module
+    exchanges.jsonl      every request sent to the model and its answer
+    tree.json            every candidate program (node) with its parent and scores
+    programs/node_N.py   the code of each node
+    cwm.py               the best program so far (the result)
+    report.json          the best program's failing training and held-out tests
+
+Files are rewritten as the search goes, so an interrupted run can be resumed: the search
+is replayed from ``exchanges.jsonl`` (no model calls for what was already answered) and
+then continues.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any, Callable
+
+from ggp.core.errors import GGPError
+from ggp.core.model import WorldModel
+from ggp.llm import LLM, BudgetExceededError
+from ggp.synth import prompts
+from ggp.synth.llm import RecordingLLM
+from ggp.synth.refine import Node, Progress, Refiner, Settings
+from ggp.synth.runner import run_tests
+from ggp.synth.trajectories import (
+    TrajectorySet,
+    close_deck,
+    collect,
+    load_trajectories,
+    save_trajectories,
+)
+from ggp.synth.unit_tests import KINDS, generate_tests, render_module
+
+FORMAT_VERSION = 1
+
+
+class RunError(GGPError):
+    """A run directory is missing, incomplete or in the way."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """What to synthesize. ``ground_truth`` (a reference game) enables held-out tests."""
+
+    game: str
+    rules: str
+    train: TrajectorySet
+    ground_truth: WorldModel | None = None
+    test: TrajectorySet | None = None
+    seed: int | None = None  # of the recorded training games, when ggp recorded them
+
+
+def reference_task(spec: str, *, games: int = 5, players: list[str] | None = None,
+                   seed: int = 0, deck: str = "open", view_player: int = 0) -> Task:
+    """A task for a registered game: its rules and ``games`` recorded games.
+
+    ``players`` holds one agent spec per seat, or a single spec for every seat."""
+    from ggp.core.registry import make_game
+
+    model = make_game(spec)
+    if players is not None and len(players) == 1:
+        players = players * model.num_players
+    if players is not None and len(players) != model.num_players:
+        raise RunError(f"{model.name} has {model.num_players} players; got "
+                       f"{len(players)} player specs ({', '.join(players)}).")
+    if not model.rules.strip():
+        raise RunError(f"The game {spec!r} has no rules text to give to the model.")
+    train = collect(model, games=games, seed=seed, players=players, deck=deck,
+                    view_player=view_player)
+    return Task(model.name, model.rules, train, ground_truth=model, seed=seed)
+
+
+def user_task(rules_file: str | Path, trajectories_file: str | Path, *,
+              name: str | None = None, test_file: str | Path | None = None) -> Task:
+    """A task for a user's own game: a rules text file and a trajectory file."""
+    rules_path = Path(rules_file)
+    if not rules_path.is_file():
+        raise RunError(f"No such rules file: {rules_path}.")
+    rules = rules_path.read_text(encoding="utf-8")
+    if not rules.strip():
+        raise RunError(f"The rules file {rules_path} is empty.")
+    train = load_trajectories(trajectories_file)
+    test = load_trajectories(test_file) if test_file else None
+    return Task(name or train.game or rules_path.stem, rules, train, test=test)
+
+
+def heldout_set(model: WorldModel, *, games: int, seed: int,
+                players: list[str] | None = None) -> tuple[TrajectorySet, list[str]]:
+    """Seed 000's test set: games where each seat is a random or a search player.
+
+    The search player is MCTS (ISMCTS for imperfect-information games) with a small
+    budget, used only when such an agent is registered; the players actually used are
+    returned so the run can report them.
+    """
+    from ggp.agents import agent_names
+
+    if players is None:
+        search = "mcts" if model.metadata.perfect_information else "ismcts"
+        players = ["random"] + ([f"{search}:sims=100:rollouts=1"]
+                                if search in agent_names() else [])
+    return collect(model, games=games, seed=seed, mix=players), players
+
+
+# --------------------------------------------------------------------------- store
+class RunStore:
+    """Reads and writes one run directory (writes are atomic renames)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+
+    def file(self, name: str) -> Path:
+        return self.path / name
+
+    def write(self, name: str, text: str) -> None:
+        target = self.file(name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)
+
+    def write_json(self, name: str, data: Any) -> None:
+        self.write(name, json.dumps(data, indent=1) + "\n")
+
+    def read_json(self, name: str) -> Any:
+        try:
+            return json.loads(self.file(name).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise RunError(f"{self.path} is not a synthesis run (no {name}).") from None
+        except json.JSONDecodeError as exc:
+            raise RunError(f"{self.file(name)} is damaged: {exc}.") from exc
+
+    def exists(self) -> bool:
+        return self.file("metadata.json").is_file()
+
+
+# --------------------------------------------------------------------------- running
+def synthesize(
+    run_dir: str | Path,
+    task: Task | None,
+    llm: LLM | None,
+    settings: Settings = Settings(),
+    *,
+    backend: dict[str, Any] | None = None,
+    test_games: int = 100,
+    test_players: list[str] | None = None,
+    resume: bool = False,
+    max_calls: int | None = None,
+    replay_from: str | Path | None = None,
+    replay_log: bool = True,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> dict[str, Any]:
+    """Run (or resume) a synthesis and return its metadata.
+
+    ``task`` may be None when resuming: everything is read back from the directory, and
+    ``max_calls`` may raise (or lower) the stored call budget.
+    ``replay_from`` names another run's ``exchanges.jsonl`` whose answers are reused;
+    ``replay_log=False`` asks the model again for everything (see :class:`RecordingLLM`).
+    """
+    store = RunStore(run_dir)
+    if resume:
+        task, settings, meta = _load_run(store)
+        if max_calls is not None:
+            settings = replace(settings, max_calls=max_calls)
+            meta["settings"] = asdict(settings)
+    else:
+        task, meta = _start_run(store, task, settings, backend or {}, test_games,
+                                test_players)
+    # Closed-deck games can only be checked through the inference function.
+    inference = settings.inference or task.train.deck == "closed"
+    tests = generate_tests(task.train, seed=settings.seed, inference=inference)
+    _write_tests(store, tests)
+    meta["train"] = {"games": len(task.train.trajectories), "deck": task.train.deck,
+                     "transitions": task.train.num_transitions(),
+                     "tests": {k: sum(t.kind == k for t in tests) for k in KINDS}}
+    meta["status"] = "running"
+    store.write_json("metadata.json", meta)
+
+    recorder = RecordingLLM(llm, store.file("exchanges.jsonl"),
+                            replay_from=Path(replay_from) if replay_from else None,
+                            replay=replay_log)
+    tree: dict[int, dict] = {}
+
+    def save_node(node: Node) -> None:
+        store.write(f"programs/node_{node.id:04d}.py", node.code)
+        tree[node.id] = node.to_dict()
+        store.write_json("tree.json", {"mode": settings.mode, "nodes": list(tree.values())})
+
+    def progress(p: Progress) -> None:
+        best = refiner.best
+        if best is not None:
+            store.write("cwm.py", _header(meta, best) + best.code.rstrip() + "\n")
+        meta.update(_counters(p))
+        store.write_json("metadata.json", meta)
+        if on_progress:
+            on_progress(p)
+
+    api = prompts.api_text(inference, closed_deck=task.train.deck == "closed")
+    refiner = Refiner(task.game, task.rules, tests, recorder, settings, api=api,
+                      on_node=save_node, on_progress=progress)
+    started = time.monotonic()
+    previous_time = float(meta.get("time_s", 0.0)) if resume else 0.0
+    stopped_by = None
+    try:
+        best = refiner.run()
+    except BudgetExceededError as exc:  # the LLM layer's own budget is used up
+        best, stopped_by = refiner.best, str(exc)
+    finally:
+        meta["time_s"] = round(previous_time + time.monotonic() - started, 3)
+        meta.update(_counters(refiner.progress))
+        meta["status"] = "interrupted"
+        store.write_json("metadata.json", meta)
+    meta["status"] = "solved" if refiner.solved else "budget spent"
+    if stopped_by:
+        meta["stopped_by"] = stopped_by
+    _finish(store, meta, best, refiner, task, inference)
+    return meta
+
+
+def _load_run(store: RunStore) -> tuple[Task, Settings, dict[str, Any]]:
+    """Task, settings and metadata of an existing run directory."""
+    meta = store.read_json("metadata.json")
+    test_file = store.file("test_trajectories.jsonl")
+    task = Task(meta["game"], store.file("rules.txt").read_text(encoding="utf-8"),
+                load_trajectories(store.file("trajectories.jsonl")),
+                ground_truth=_ground_truth(meta),
+                test=load_trajectories(test_file) if test_file.is_file() else None)
+    return task, Settings(**meta["settings"]), meta
+
+
+def _start_run(store: RunStore, task: Task | None, settings: Settings,
+               backend: dict[str, Any], test_games: int,
+               test_players: list[str] | None) -> tuple[Task, dict[str, Any]]:
+    """Create the run directory with its inputs (and the held-out set) and metadata."""
+    if task is None:
+        raise RunError("Nothing to synthesize: give a game or rules and trajectories.")
+    if store.exists():
+        raise RunError(f"{store.path} already holds a run. Resume it with --resume, "
+                       "or choose another output directory.")
+    meta = _new_metadata(task, settings, backend)
+    store.path.mkdir(parents=True, exist_ok=True)
+    store.write("rules.txt", task.rules)
+    save_trajectories(task.train, store.file("trajectories.jsonl"))
+    if task.test is None and task.ground_truth is not None and test_games > 0:
+        test, players = heldout_set(task.ground_truth, games=test_games,
+                                    seed=settings.seed + 1, players=test_players)
+        if task.train.deck == "closed":  # measured the way it was trained: one view
+            view = task.train.trajectories[0].player or 0
+            test = TrajectorySet("closed", test.num_players,
+                                 [close_deck(t, view) for t in test.trajectories], test.game)
+        task = replace(task, test=test)
+        meta["test"] = {"games": test_games, "players": players}
+    if task.test is not None:
+        save_trajectories(task.test, store.file("test_trajectories.jsonl"))
+        meta.setdefault("test", {"games": len(task.test.trajectories), "players": "from file"})
+    store.write_json("metadata.json", meta)
+    return task, meta
+
+
+def _write_tests(store: RunStore, tests: list) -> None:
+    """The training tests as a module that runs on the run's cwm.py."""
+    store.write("tests.py", "# The training tests of this run; `python tests.py` runs them on "
+                "cwm.py.\nfrom cwm import *  # noqa: F403 - the model under test\n\n"
+                + render_module(tests) + '\n\nif __name__ == "__main__":\n    unittest.main()\n')
+
+
+def _ground_truth(meta: dict) -> WorldModel | None:
+    if meta.get("source") != "reference game":
+        return None
+    from ggp.core.registry import make_game
+
+    return make_game(meta["game"])
+
+
+def _new_metadata(task: Task, settings: Settings, backend: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "format": FORMAT_VERSION,
+        "game": task.game,
+        "source": "reference game" if task.ground_truth is not None else "user files",
+        "backend": backend,
+        "settings": asdict(settings),
+        "seeds": {"trajectories": task.seed, "search": settings.seed,
+                  "test_set": settings.seed + 1},
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+def _counters(p: Progress) -> dict[str, Any]:
+    return {"calls": p.calls, "replayed_calls": p.replayed, "scripted_answers": p.scripted,
+            "tokens": {"prompt": p.prompt_tokens, "completion": p.completion_tokens,
+                       "total": p.tokens},
+            "nodes": p.nodes, "answers_without_code": p.empty_answers,
+            "best_train_accuracy": p.best_h}
+
+
+def _header(meta: dict, best: Node) -> str:
+    backend = meta.get("backend", {})
+    source = f"the {backend.get('name', '?')} backend, model {backend.get('model') or '?'}"
+    if meta.get("scripted_answers"):
+        source += "; scripted answers, not a model's work"
+    return (f"# Code world model of {meta['game']!r}, made by ggp synth (answers from "
+            f"{source}).\n# Node {best.id}: training accuracy {best.h:.4f}. "
+            "See metadata.json.\n\n")
+
+
+def _finish(store: RunStore, meta: dict, best: Node | None, refiner: Refiner,
+            task: Task, inference: bool) -> None:
+    report: dict[str, Any] = {"train_failures": [], "test_failures": []}
+    meta["best"] = None
+    if best is not None:
+        meta["best"] = {"node": best.id, "train_accuracy": best.h,
+                        "train_by_kind": {k: list(v) for k, v in best.by_kind.items()}}
+        train_report = refiner.reports[best.id]
+        report["train_failures"] = [r.to_dict() for r in train_report.failed()[:20]]
+        if task.test is not None:
+            heldout = generate_tests(task.test, prefix="Heldout", random_play=0,
+                                     inference=inference)
+            result = run_tests(best.code, heldout, test_seconds=refiner.settings.test_seconds)
+            meta["test"] = {**meta.get("test", {}), "accuracy": result.pass_rate,
+                            "transition_accuracy": result.rate(("transition",)),
+                            "inference_accuracy": result.rate(("inference",)),
+                            "by_kind": {k: list(v) for k, v in result.by_kind().items()},
+                            "tests": len(heldout)}
+            report["test_failures"] = [r.to_dict() for r in result.failed()[:20]]
+    meta["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    store.write_json("report.json", report)
+    store.write_json("metadata.json", meta)
+
