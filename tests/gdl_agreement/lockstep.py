@@ -52,6 +52,8 @@ class Pairing:
     # a walk stops uncompared when the reference reaches a state where this holds (for
     # a GDL game larger than the reference game; see AgreementReport.truncated)
     truncate: Callable[[State], bool] | None = None
+    # called at every decision with (player, reference view, GDL view, reference state)
+    on_decision: Callable[[int, list, list, State], None] | None = None
 
 
 @dataclass
@@ -101,6 +103,8 @@ class _Walk:
         # per player: running hashes of the obs-action history on each side
         self.views = [["", ""] for _ in range(ref.num_players)]
         self.last = [None] * ref.num_players  # (ref action, GDL move) at the last decision
+        # per player: the obs-action histories themselves, for Pairing.on_decision
+        self.histories = [([], []) for _ in range(ref.num_players)]
         self.trace: list[str] = []
 
     def fail(self, message: str) -> None:
@@ -191,7 +195,14 @@ class _Walk:
                       f"{sorted(set(mapped) - gdl_legal)}, only GDL "
                       f"{sorted(gdl_legal - set(mapped))}")
         self.see(player)
+        ref_view, gdl_view = self.histories[player]
+        ref_view.append((self.ref.observation(self.rs, player), None))
+        gdl_view.append((self.gdl.observation(self.gs, player), None))
+        if self.pairing.on_decision is not None:
+            self.pairing.on_decision(player, list(ref_view), list(gdl_view), self.rs)
         action = self.rng.choice(legal)
+        ref_view[-1] = (ref_view[-1][0], action)
+        gdl_view[-1] = (gdl_view[-1][0], self.pairing.to_gdl(action))
         self.last[player] = (action, self.pairing.to_gdl(action))
         self.apply_ref(action)
         self.report.decisions += 1
@@ -245,3 +256,34 @@ def _chain(previous: str, action, observation) -> str:
     """A running hash of an obs-action history (keeps long views cheap to compare)."""
     text = previous + canonical_json([action, observation])
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def reference_information_set(model: WorldModel, player: int, history: list
+                              ) -> list[tuple[State, float]]:
+    """Every state of a reference game consistent with ``player``'s obs-action history,
+    with its probability: chance as the model says, other players uniform over their
+    legal moves (as ``ggp.gdl.infosets.information_set`` assumes). Exhaustive: for small
+    games and early decision points only."""
+    found: list[tuple[State, float]] = []
+    last = len(history) - 1
+    stack = [(model.initial_state(), 0, 1.0)]
+    while stack:
+        state, k, weight = stack.pop()
+        current = model.current_player(state)
+        if current == TERMINAL:
+            continue
+        if current == player:
+            if not model.same(model.observation(state, player), history[k][0]):
+                continue
+            if k == last:
+                found.append((state, weight))
+                continue
+            children, k = [(history[k][1], 1.0)], k + 1
+        elif current == CHANCE:
+            children = model.chance_outcomes(state)
+        else:
+            legal = model.legal_actions(state)
+            children = [(a, 1.0 / len(legal)) for a in legal]
+        stack.extend((model.apply(state, a), k, weight * p) for a, p in children)
+    total = sum(w for _, w in found)
+    return [(s, w / total) for s, w in found]

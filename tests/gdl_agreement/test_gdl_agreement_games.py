@@ -7,6 +7,8 @@ docs/gdl_agreement.md for the mappings.
 """
 
 import re
+from collections import Counter
+from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
 
@@ -14,7 +16,13 @@ import pytest
 
 from ggp.core.model import load_model
 from ggp.gdl.adapter import load_gdl_model
-from tests.gdl_agreement.lockstep import Disagreement, Pairing, walk_many
+from ggp.gdl.infosets import information_set
+from tests.gdl_agreement.lockstep import (
+    Disagreement,
+    Pairing,
+    reference_information_set,
+    walk_many,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = next((p for p in (REPO.parent / "shared" / "gdl", Path("/work/shared/gdl"))
@@ -69,6 +77,83 @@ def test_blind_tic_tac_toe_gdl_ii_agrees_with_the_reference():
     assert report.irrelevant_chance > 1000 and report.matched_chance > 100
     assert {tuple(r) for r in report.returns} == {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}
     assert report.information_states < report.decisions + 2 * report.games  # views recur
+
+
+def blind_gdl_key(state) -> tuple:
+    """A blind tic-tac-toe GDL state as (cells, tries, pending tries)."""
+    return (tuple(sorted(f for f in state["true"] if f.startswith("(cell"))),
+            tuple(sorted(f for f in state["true"] if f.startswith("(tried"))),
+            tuple(sorted(state["pending"].items())))
+
+
+def blind_ref_key(state) -> tuple:
+    """The same for a reference state, written as GDL fluents."""
+    roles = ("white", "black")
+    cells = tuple(sorted(f"(cell {m} {n} {c})" for m, row in enumerate(state["board"], 1)
+                         for n, c in enumerate(row, 1)))
+    tries = tuple(sorted(f"(tried {roles[p]} {blind_to_gdl(t['cell'])[6:]}"
+                         for p in (0, 1) for t in state["tries"][p]))
+    pending = tuple(sorted((roles[p], blind_to_gdl(a))
+                           for p, a in enumerate(state["pending"]) if a))
+    return cells, tries, pending
+
+
+def same_belief(ref_set, gdl_set, ref_key, gdl_key) -> bool:
+    ours, theirs = Counter(), Counter()
+    for state, p in ref_set:
+        ours[ref_key(state)] += p
+    for state, p in gdl_set:
+        theirs[gdl_key(state)] += p
+    return set(ours) == set(theirs) and all(abs(ours[k] - theirs[k]) < 1e-9 for k in ours)
+
+
+def test_blind_tic_tac_toe_information_sets_are_equal():
+    """At every decision of the first three rounds along 40 walks, the states a player
+    cannot tell from the true one are the same in both models, with the same
+    probabilities (chance as given, the opponent uniform)."""
+    gdl = load_gdl_model(LIBRARY / "blind_tic_tac_toe.gdl")
+    ref = load_model("blind_tic_tac_toe")
+    checked = []
+
+    def compare(player, ref_view, gdl_view, _state):
+        if len(ref_view) > 3:
+            return
+        ref_set = reference_information_set(ref, player, ref_view)
+        gdl_set = information_set(gdl, player, gdl_view)
+        assert same_belief(ref_set, gdl_set, blind_ref_key, blind_gdl_key), ref_view
+        checked.append(len(ref_set))
+
+    walk_many(ref, gdl, replace(BLIND, on_decision=compare), games=40, seed=6)
+    assert len(checked) > 150 and max(checked) > 100
+
+
+def test_a_biased_coin_changes_the_information_sets():
+    """The comparison above is sensitive: if collisions always went to white, some
+    information sets would have other states or probabilities."""
+    from ggp.core.errors import BeliefError
+    from ggp.gdl.adapter import load_gdl_text
+
+    text = (LIBRARY / "blind_tic_tac_toe.gdl").read_text()
+    rule = "(<= (legal random (tiebreak ?m)) (mark_of ?r ?m))"
+    assert rule in text
+    biased = load_gdl_text(text.replace(rule, "(legal random (tiebreak x))"), name="biased")
+    ref = load_model("blind_tic_tac_toe")
+    differ = []
+
+    def compare(player, ref_view, gdl_view, _state):
+        if len(ref_view) <= 2:
+            try:
+                gdl_set = information_set(biased, player, gdl_view)
+            except BeliefError:  # the biased game cannot even produce this view
+                differ.append(ref_view)
+                return
+            ref_set = reference_information_set(ref, player, ref_view)
+            if not same_belief(ref_set, gdl_set, blind_ref_key, blind_gdl_key):
+                differ.append(ref_view)
+
+    walk_many(ref, load_gdl_model(LIBRARY / "blind_tic_tac_toe.gdl"),
+              replace(BLIND, on_decision=compare), games=10, seed=6)
+    assert differ
 
 
 def test_a_wrong_percept_is_caught():
