@@ -102,6 +102,7 @@ OPENSPIEL_METADATA = GameMetadata(
     outcome="payoff",
     perfect_information=False,
     chance=True,
+    openspiel="hearts",
     source="OpenSpiel 2.0.2 hearts (default parameters)",
 )
 
