@@ -21,6 +21,7 @@ import argparse
 import random
 import statistics
 import time
+from functools import partial
 
 import numpy as np
 import pyspiel
@@ -160,10 +161,10 @@ def bench_mcts(name: str, rollouts: int, repeats: int) -> dict[str, float]:
         cpp_bot = pyspiel.MCTSBot(native.namespace.game,
                                   pyspiel.RandomRolloutEvaluator(rollouts, 0), 2.0, SIMS,
                                   1000, False, 0, False)
-        results["ggp/native"].append(_ms(lambda: ours_n.search(_S(ps)), repeats))
-        results["ggp/ref"].append(_ms(lambda: ours_r.search(ref_state), repeats))
-        results["os/py"].append(_ms(lambda: py_bot.step(ps), repeats))
-        results["os/c++"].append(_ms(lambda: cpp_bot.step(ps), repeats))
+        results["ggp/native"].append(_ms(partial(ours_n.search, _S(ps)), repeats))
+        results["ggp/ref"].append(_ms(partial(ours_r.search, ref_state), repeats))
+        results["os/py"].append(_ms(partial(py_bot.step, ps), repeats))
+        results["os/c++"].append(_ms(partial(cpp_bot.step, ps), repeats))
     return {k: statistics.median(v) for k, v in results.items()}
 
 
@@ -185,10 +186,10 @@ def bench_ismcts(name: str, rollouts: int, repeats: int) -> dict[str, float]:
                                      os_mcts.RandomRolloutEvaluator(rollouts, np.random.RandomState(0)),
                                      2.0, SIMS, random_state=np.random.RandomState(0))
         cpp_bot = pyspiel.ISMCTSBot(0, pyspiel.RandomRolloutEvaluator(rollouts, 0), 2.0, SIMS)
-        results["ggp/native"].append(_ms(lambda: ours_n.search(history_n, player), repeats))
-        results["ggp/ref"].append(_ms(lambda: ours_r.search(history_r, player), repeats))
-        results["os/py"].append(_ms(lambda: py_bot.step(ps), repeats))
-        results["os/c++"].append(_ms(lambda: cpp_bot.step(ps), repeats))
+        results["ggp/native"].append(_ms(partial(ours_n.search, history_n, player), repeats))
+        results["ggp/ref"].append(_ms(partial(ours_r.search, history_r, player), repeats))
+        results["os/py"].append(_ms(partial(py_bot.step, ps), repeats))
+        results["os/c++"].append(_ms(partial(cpp_bot.step, ps), repeats))
     return {k: statistics.median(v) for k, v in results.items()}
 
 

@@ -168,3 +168,17 @@ def test_sampler_selection_and_dispatch():
     _, history, player = play(KUHN, ["2", "0", "pass"])
     state = sample_state(KUHN, history, player, random.Random(0))  # generic path
     assert state["cards"][1] == 0 and state["bets"] == ["pass"]
+
+
+def test_exact_sampler_uses_the_stated_opponent_model():
+    # In Kuhn, an opponent that always bets holding the king and never otherwise makes a
+    # bet reveal the king.
+    def king_bettor(state, player, legal):
+        holds_king = state["cards"][player] == 2
+        return [1.0 if (a == "bet") == holds_king else 0.0 for a in legal]
+
+    _, history, player = play(KUHN, ["0", "2", "pass", "bet"])
+    belief = ExactSampler(KUHN, king_bettor).belief(history, player, random.Random(0))
+    assert {belief.sample(random.Random(i))["cards"][1] for i in range(30)} == {2}
+    uniform = ExactSampler(KUHN).belief(history, player, random.Random(0))
+    assert {uniform.sample(random.Random(i))["cards"][1] for i in range(60)} == {1, 2}

@@ -9,12 +9,20 @@ import pytest
 from synth_fakes import fixture
 
 from ggp.core.registry import make_game
+from ggp.sandbox import Limits, run_entry
 from ggp.synth.runner import run_tests
-from ggp.synth.sandbox import Limits, run_python
 from ggp.synth.trajectories import collect
 from ggp.synth.unit_tests import generate_tests
 
 GOOD = fixture("tic_tac_toe_cwm.py")
+# what the runner gives candidates, for the direct sandbox checks below
+CANDIDATE = Limits(memory_mb=1024, cpu_seconds=60, restricted=True, network=False)
+
+
+def run_python(body, limits=CANDIDATE, timeout=60.0):
+    """Run ``main()`` with ``body`` (indented source) in a sandbox like the runner's."""
+    source = "def main(payload):\n" + body
+    return run_entry("m.py", None, files={"m.py": source}, limits=limits, timeout=timeout)
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +64,7 @@ def test_loop_that_swallows_the_timer_is_killed(tests):
         "            pass\n"
     )
     report = run_tests(code, tests[:2], test_seconds=0.5,
-                       limits=Limits(wall_seconds=3, cpu_seconds=3))
+                       limits=Limits(cpu_seconds=3))
     assert len(report.results) == 2 and not any(r.passed for r in report.results)
     assert report.sandbox_problems  # the process had to be killed from outside
 
@@ -79,7 +87,7 @@ def test_memory_bomb_is_contained(tests):
 def test_huge_output_is_capped(tests):
     code = "import sys\nwhile True:\n    sys.__stdout__.write('x' * 65536)\n"
     report = run_tests(code, tests[:1], test_seconds=5,
-                       limits=Limits(wall_seconds=20, max_output=1 << 16))
+                       limits=Limits(max_output_bytes=1 << 16))
     assert not report.results[0].passed
     assert any("output" in p for p in report.sandbox_problems)
 
@@ -87,8 +95,8 @@ def test_huge_output_is_capped(tests):
 def test_environment_secrets_are_not_visible(tests, monkeypatch):
     monkeypatch.setenv("GGP_TEST_SECRET", "hunter2")
     code = GOOD + "\n\nimport os\nINITIAL_STATE = dict(INITIAL_STATE, env=sorted(os.environ))\n"
-    outcome = run_python("m.py", {"m.py": "import os\nprint(sorted(os.environ))\n"})
-    assert "GGP_TEST_SECRET" not in outcome.stdout and outcome.ok
+    outcome = run_python("    import os\n    return sorted(os.environ)\n")
+    assert "GGP_TEST_SECRET" not in outcome.value and outcome.ok
     report = run_tests(code, tests, test_seconds=2)
     assert "GGP_TEST_SECRET" not in str(report.as_dict())
 
@@ -110,22 +118,22 @@ def test_deleting_files_is_refused(tests, tmp_path):
 
 
 def test_private_directory_is_removed_after_the_run():
-    outcome = run_python("m.py", {"m.py": "import os\nprint(os.getcwd())\n"})
+    outcome = run_python("    import os\n    return os.getcwd()\n")
     assert outcome.ok
-    assert not Path(outcome.stdout.strip()).exists()
+    assert not Path(outcome.value).exists()
 
 
 def test_cpu_limit_kills_a_busy_process():
-    outcome = run_python("m.py", {"m.py": "while True:\n    pass\n"},
-                         limits=Limits(wall_seconds=10, cpu_seconds=1))
+    outcome = run_python("    while True:\n        pass\n", timeout=10,
+                         limits=Limits(cpu_seconds=1, restricted=True, network=False))
     assert not outcome.ok
-    assert "CPU" in outcome.describe() or outcome.killed == "timeout"
+    assert outcome.kind in ("cpu", "timeout")
 
 
 def test_wall_clock_kills_a_sleeping_process():
-    outcome = run_python("m.py", {"m.py": "import time\ntime.sleep(60)\n"},
-                         limits=Limits(wall_seconds=1, cpu_seconds=5))
-    assert outcome.killed == "timeout"
+    outcome = run_python("    import time\n    time.sleep(60)\n", timeout=1,
+                         limits=Limits(cpu_seconds=5, restricted=True, network=False))
+    assert outcome.kind == "timeout"
 
 
 def test_network_is_cut_off_where_namespaces_are_allowed():
@@ -136,16 +144,16 @@ def test_network_is_cut_off_where_namespaces_are_allowed():
         server.listen(1)
         port = server.getsockname()[1]
         code = (
-            "import os, socket\n"
-            "print(os.environ['GGP_SANDBOX_NETWORK'])\n"
-            "try:\n"
-            f"    socket.create_connection(('127.0.0.1', {port}), timeout=2)\n"
-            "    print('connected')\n"
-            "except OSError:\n"
-            "    print('refused')\n"
+            "    import os, socket\n"
+            "    mode = os.environ['GGP_SANDBOX_NETWORK']\n"
+            "    try:\n"
+            f"        socket.create_connection(('127.0.0.1', {port}), timeout=2)\n"
+            "        return [mode, 'connected']\n"
+            "    except OSError:\n"
+            "        return [mode, 'refused']\n"
         )
-        outcome = run_python("m.py", {"m.py": code})
-    mode, result = outcome.stdout.split()
+        outcome = run_python(code, limits=Limits(network=False))
+    mode, result = outcome.value
     if mode != "none":
         pytest.skip("this kernel does not allow unprivileged network namespaces")
     assert result == "refused"

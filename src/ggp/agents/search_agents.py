@@ -18,7 +18,7 @@ exactly.
 from __future__ import annotations
 
 import importlib.util
-from typing import Callable
+from collections.abc import Callable
 
 from ggp.agents import register_agent
 from ggp.agents.base import Agent, MatchInfo

@@ -18,8 +18,8 @@ Cost grows with the number of histories the game allows between the player's dec
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ggp.core.errors import BeliefError
 from ggp.core.model import WorldModel

@@ -96,7 +96,9 @@ def particle_filter(
         return found
     raise BeliefError(
         f"the generic sampler found no history matching the player's observations "
-        f"({backtracks} backtracks, {rejection_attempts} rejection-sampling attempts)"
+        f"({backtracks} backtracks, {rejection_attempts} rejection-sampling attempts); "
+        "observations this unlikely under random play (e.g. a dealt hand of many cards) "
+        "need the model's own inference function (belief=model) or belief=exact"
     )
 
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Callable
+from collections.abc import Callable
 
-from ggp.belief.exact import information_set
+from ggp.belief.exact import OpponentModel, information_set, uniform_opponent
 from ggp.belief.generic import particle_filter
 from ggp.belief.replay import sample_with_model
 from ggp.core.errors import GGPError
@@ -92,12 +92,18 @@ class ModelSampler(BeliefSampler):
 
 
 class ExactSampler(BeliefSampler):
-    """Exact posterior over the information set (uniform opponent model)."""
+    """Exact posterior over the information set under ``opponent_model`` (uniform over
+    legal actions unless given; see :mod:`ggp.belief.exact`)."""
 
     name = "exact"
 
+    def __init__(self, model: WorldModel, opponent_model: OpponentModel = uniform_opponent):
+        super().__init__(model)
+        self.opponent_model = opponent_model
+
     def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
-        weighted = information_set(self.model, history, player)
+        weighted = information_set(self.model, history, player,
+                                   opponent_model=self.opponent_model)
         states = [w.state for w in weighted]
         weights = [w.probability for w in weighted]
         return Belief(lambda r: r.choices(states, weights=weights)[0])

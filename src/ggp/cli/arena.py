@@ -8,7 +8,6 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import typer
-from rich.console import Console
 from rich.markdown import Markdown
 from rich.progress import (
     BarColumn,
@@ -19,7 +18,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-console = Console()
+from ggp.cli.output import console
 
 
 def split_specs(values: list[str]) -> list[str]:

@@ -5,16 +5,11 @@ from __future__ import annotations
 import json
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from ggp.cli.output import console
 from ggp.core.model import load_model
 from ggp.core.registry import registered_games
-
-import sys
-
-# Wide tables stay readable when the output is piped (rich assumes 80 columns then).
-console = Console(width=None if sys.stdout.isatty() else 160)
 
 
 def games() -> None:

@@ -6,12 +6,11 @@ import dataclasses
 import json
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
+from ggp.cli.output import console
 from ggp.llm import LLMError, load_config, make_client
 
-console = Console()
 llm_app = typer.Typer(
     help="Language-model backends: check the configured connection.", no_args_is_help=True
 )

@@ -11,10 +11,10 @@ import pkgutil
 import sys
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 import ggp.cli
+from ggp.cli.output import err_console
 from ggp.core.errors import GGPError
 
 app = typer.Typer(
@@ -24,8 +24,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console()
-err_console = Console(stderr=True)
 _state = {"debug": False}
 
 

@@ -13,9 +13,7 @@ skips the defensive copies. Code from files and strings is untrusted by default.
 from __future__ import annotations
 
 import copy
-import importlib.util
 import random
-import sys
 import types
 from pathlib import Path
 from typing import Any, Callable

@@ -52,7 +52,8 @@ def make(variant: str = "ask"):
 class _Bomb:
     """Shared pieces. States: armed colour, the middle choice, the cut, the rewards."""
 
-    INITIAL_STATE = {"armed": None, "choice": None, "cut": None, "rewards": None}
+    def __init__(self) -> None:
+        self.INITIAL_STATE = {"armed": None, "choice": None, "cut": None, "rewards": None}
 
     def get_legal_actions(self, state):
         player = self.get_current_player(state)

@@ -185,7 +185,9 @@ class GDLGame:
         """A complete state consistent with the player's view (see ggp.gdl.infosets)."""
         from ggp.gdl.infosets import sample_state
 
-        return sample_state(self._model, player_id, history)
+        model = getattr(self, "_model", None) or WorldModel(
+            self, name=self.name, trusted=True, metadata=self.METADATA)
+        return sample_state(model, player_id, history)
 
     # ------------------------------------------------------------------ stepping
     def _decider(self, state: State) -> str | None:

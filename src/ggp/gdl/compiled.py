@@ -27,13 +27,14 @@ from typing import Callable, Iterable
 
 from ggp.core.errors import ModelError
 from ggp.gdl.program import atom_of, dependencies, normalize, reachable, strata
-from ggp.gdl.terms import Rule, Term, Var, key_of
+from ggp.gdl.terms import Rule, Var, key_of
 
 GroundTerm = str | tuple
 State = frozenset
 
 _INPUTS = ("true/1", "does/2")
 _EMPTY: tuple = ()
+_MAX_ROUNDS = 2_000  # fixpoint rounds of one recursive stratum before giving up
 
 
 class CompiledReasoner:
@@ -65,8 +66,8 @@ class CompiledReasoner:
                              if "does/2" in reachable(graph, set(c))}
         self._index_specs: dict = {}
         self._builders: list[Callable] = []
-        self._compiled: dict[int, list] = {}
-        self._plans: dict[frozenset, list[int]] = {}
+        self._compiled: dict[int, tuple] = {}
+        self._plans: dict[tuple, list[int]] = {}
         # static relations are computed once, in stratum order, so a rule can bake in the
         # (finished) relations and indexes of earlier strata as constants
         self._static: dict[str, set] = {}
@@ -163,32 +164,40 @@ class CompiledReasoner:
         return ctx.rel
 
     def _plan(self, targets: tuple) -> list[int]:
-        key = frozenset(targets)
-        plan = self._plans.get(key)
+        plan = self._plans.get(targets)
         if plan is None:
             deps = reachable(self._graph, set(targets))
             plan = sorted({self._stratum_of[k] for k in deps if k in self._stratum_of
                            and k in self._dynamic and k not in _INPUTS})
-            self._plans[key] = plan
+            self._plans[targets] = plan
         return plan
 
     def _run_stratum(self, i: int, ctx: "_Context") -> None:
-        comp = self._strata[i]
-        funcs = self._compiled.get(i)
-        if funcs is None:
-            funcs = self._compiled[i] = [
-                (key_of(r.head), self._compile(r, set(comp))) for k in comp for r in self._by_head[k]]
+        compiled = self._compiled.get(i)
+        if compiled is None:
+            comp = self._strata[i]
+            funcs = [(key_of(r.head), self._compile(r, set(comp)))
+                     for k in comp for r in self._by_head[k]]
+            recursive = len(comp) > 1 or any(k in self._graph.get(k, ()) for k in comp)
+            compiled = self._compiled[i] = (comp, funcs, recursive)
+        comp, funcs, recursive = compiled
         rel = ctx.rel
-        for k in comp:
-            rel[k] = set()
-        recursive = len(comp) > 1 or any(k in self._graph.get(k, ()) for k in comp)
         if not recursive:
-            for k, fn in funcs:
-                rel[k].update(fn(rel, ctx.index))
+            target = rel[comp[0]] = set()
+            for _, fn in funcs:
+                target.update(fn(rel, ctx.index))
         else:
-            changed = True
+            for k in comp:
+                rel[k] = set()
+            changed, rounds = True, 0
             while changed:
                 changed = False
+                rounds += 1
+                if rounds > _MAX_ROUNDS:
+                    raise ModelError(
+                        f"the recursive relations {', '.join(comp)} did not reach a fixpoint in "
+                        f"{_MAX_ROUNDS} rounds; their recursion is probably unbounded (GDL's "
+                        "recursion restriction)", function="reasoner")
                 for k in comp:  # indexes on this component's relations go stale each round
                     ctx.forget(k)
                 for k, fn in funcs:
@@ -196,6 +205,7 @@ class CompiledReasoner:
                     before = len(target)
                     target.update(fn(rel, ctx.index))
                     changed = changed or len(target) != before
+
             for k in comp:
                 ctx.forget(k)
         ctx.done.add(i)
@@ -284,8 +294,8 @@ def _make_builder(checks: list[str], key_paths: list[str]) -> Callable:
 
 
 def _sort_key(term) -> str:
-    from ggp.gdl.terms import to_kif
-    return to_kif(term)
+    """A deterministic order (set order of strings varies between processes)."""
+    return str(term)
 
 
 class _RuleCompiler:
@@ -438,10 +448,7 @@ class _RuleCompiler:
             self.prelude.append(f"    {name} = {self.const(found)}")
         else:
             self.prelude.append(f"    {name} = index({key!r}, {spec}, {self.const(builder)})")
-        key_exprs = [self.expr(t) for t in key_terms]
-        if not key_exprs:
-            return name, []
-        return name, key_exprs
+        return name, [self.expr(t) for t in key_terms]
 
     def _positive(self, atom, key: str, bound: set, depth: int) -> int:
         ind = "    " * depth

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ggp.gdl.program import atom_of, dependencies, normalize, reachable, strata
-from ggp.gdl.terms import Rule, Var, key_of, substitute, to_kif
+from ggp.gdl.terms import Rule, Var, key_of, substitute
 
 
 class NaiveReasoner:
@@ -93,7 +93,7 @@ class NaiveReasoner:
         for _, role, move in facts["legal/2"]:
             if role in legal:
                 legal[role].append(move)
-        return {r: sorted(m, key=to_kif) for r, m in legal.items()}
+        return {r: sorted(m, key=str) for r, m in legal.items()}
 
     def is_terminal(self, state) -> bool:
         return bool(self._evaluate(self._state_facts(state), {"terminal/0"})["terminal/0"])
@@ -113,7 +113,7 @@ class NaiveReasoner:
             if role in percepts:
                 percepts[role].append(p)
         return (frozenset(a[1] for a in facts["next/1"]),
-                {r: sorted(p, key=to_kif) for r, p in percepts.items()})
+                {r: sorted(p, key=str) for r, p in percepts.items()})
 
     def next_state(self, state, joint: dict) -> frozenset:
         inputs = self._state_facts(state)

@@ -11,8 +11,11 @@ Two ways to use it, both speaking JSON:
 
 Every child is a fresh ``python -I`` interpreter in its own session, with rlimits on
 memory, CPU time, file size, open files and core dumps, an environment holding only
-``PATH``, a private temporary working directory, a wall-clock kill of its whole process
-group and a cap on captured output. Linux only (rlimit semantics).
+``PATH`` and a locale, a private temporary working directory, a wall-clock kill of its
+whole process group, death with its parent and a cap on captured output.
+``Limits(network=False)`` cuts it off the network; ``Limits(restricted=True)`` is for
+code that only computes (LLM-written candidates): no processes, no native calls, no
+writing outside its directory, and an unprivileged user where possible. Linux only.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from ggp.sandbox.process import (
     Limits,
     SandboxFailure,
     SandboxProcess,
+    network_isolation_available,
 )
 
 __all__ = [
@@ -36,6 +40,7 @@ __all__ = [
     "SandboxFailure",
     "SandboxResult",
     "Worker",
+    "network_isolation_available",
     "run_entry",
 ]
 

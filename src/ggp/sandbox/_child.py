@@ -1,9 +1,14 @@
 """The program a sandboxed child runs (started by :class:`ggp.sandbox.process.SandboxProcess`).
 
-``argv``: ``[_, paths_json, entry, mode, reply_fd]``. It loads ``entry`` (a module name or
-a ``.py`` file), then reads JSON requests from stdin, one per line, and writes one JSON
-reply per request to ``reply_fd``: ``{"ok": value}`` or ``{"error": {"type", "message",
-"traceback"}}``.
+It is run from its file (standard library only), not imported as part of ``ggp.sandbox``,
+so that none of the parent-side modules (``subprocess``, ``ctypes``) is loaded in the
+child before the guard below is installed. ``argv``: ``[_, "ggp.sandbox._child",
+config_json]``; the config holds ``path`` (import paths), ``entry`` (a module name or a
+``.py`` file), ``mode``, ``reply_fd``, ``restricted`` and ``network``.
+
+It installs the guard, loads ``entry``, then reads JSON requests from stdin, one per line,
+and writes one JSON reply per request to ``reply_fd``: ``{"ok": value}`` or ``{"error":
+{"type", "message", "traceback"}}``.
 
 * ``mode == "call"``: the request is ``{"params": payload}`` and the answer is
   ``entry.main(payload)``; one request only.
@@ -11,6 +16,12 @@ reply per request to ``reply_fd``: ``{"ok": value}`` or ``{"error": {"type", "me
   ``handler = entry.make_handler(init)`` (answered with ``{"ok": null}``); every later
   request ``{"method": name, "params": {...}}`` is answered with
   ``handler.name(**params)``. The child exits at the end of stdin.
+
+The guard is an audit hook (PEP 578), a second line of defence behind the operating
+system limits: it sees what Python code does, not what native code does. Offline children
+(``network`` false) may not connect, bind or send on sockets; restricted children may in
+addition not start processes or signal others, load native code through ``ctypes``, change
+their environment or limits, or write, rename or delete files outside their directory.
 """
 
 from __future__ import annotations
@@ -24,6 +35,54 @@ import sys
 import traceback
 from pathlib import Path
 from typing import Any
+
+_NETWORK_EVENTS = {"socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg"}
+_RESTRICTED_EVENTS = _NETWORK_EVENTS | {
+    "os.fork", "os.forkpty", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
+    "subprocess.Popen", "os.kill", "os.killpg", "ctypes.dlopen", "ctypes.dlsym",
+    "os.putenv", "os.unsetenv", "resource.setrlimit", "resource.prlimit",
+}
+# Modules that reach the same things without raising the events above.
+_RESTRICTED_MODULES = {"_posixsubprocess", "_ctypes", "_socket", "multiprocessing"}
+_PATH_EVENTS = {"os.remove", "os.rmdir", "os.rename", "shutil.rmtree", "os.chmod",
+                "os.chown", "os.mkdir", "os.symlink", "os.link", "os.truncate"}
+
+
+def install_guard(restricted: bool, network: bool) -> None:
+    """Add the audit hook for this child (none for an unrestricted child with network)."""
+    if network and not restricted:
+        return
+    refused = _RESTRICTED_EVENTS if restricted else _NETWORK_EVENTS
+    home = os.path.realpath(os.getcwd()) + os.sep
+
+    def inside(path: Any) -> bool:
+        if isinstance(path, int):  # an open file descriptor
+            return True
+        try:
+            return os.path.realpath(os.fsdecode(path)).startswith(home)
+        except TypeError:
+            return False
+
+    def hook(event: str, args: tuple) -> None:
+        if event in refused:
+            raise PermissionError(f"the sandbox does not allow {event}")
+        if not restricted:
+            return
+        if event == "import" and args and args[0] in _RESTRICTED_MODULES:
+            raise PermissionError(f"the sandbox does not allow importing {args[0]}")
+        if event == "open" and _writes(args[1], args[2]) and not inside(args[0]):
+            raise PermissionError(f"the sandbox does not allow writing {args[0]!r}")
+        if event in _PATH_EVENTS and args and not inside(args[0]):
+            raise PermissionError(f"the sandbox does not allow {event} on {args[0]!r}")
+
+    sys.addaudithook(hook)
+
+
+def _writes(mode: Any, flags: Any) -> bool:
+    """Whether an ``open`` audit event (mode string or None, flags int) opens for writing."""
+    if isinstance(mode, str):
+        return any(c in mode for c in "wax+")
+    return isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
 
 
 def _load(entry: str):
@@ -65,8 +124,11 @@ def _call(handler: Any, request: dict[str, Any]) -> Any:
 
 
 def main() -> None:
-    entry, mode, reply_fd = sys.argv[2], sys.argv[3], int(sys.argv[4])
-    reply_stream = os.fdopen(reply_fd, "w", encoding="utf-8")
+    config = json.loads(sys.argv[2])
+    sys.path[:0] = config["path"]
+    entry, mode = config["entry"], config["mode"]
+    reply_stream = os.fdopen(config["reply_fd"], "w", encoding="utf-8")
+    install_guard(config["restricted"], config["network"])
     handler = None
 
     def load_and_init(params: Any) -> Any:

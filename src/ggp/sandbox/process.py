@@ -1,10 +1,13 @@
 """A limited child process: the primitive under :func:`~ggp.sandbox.run_entry` and
 :class:`~ggp.sandbox.Worker`.
 
-The child is a fresh ``python -I`` interpreter running :mod:`ggp.sandbox._child`, started
-in its own session (so the whole process group, forks included, can be killed at once)
-with resource limits set between fork and exec, an environment holding only ``PATH``
-(plus thread caps for numerical libraries), and a private temporary working directory.
+The child starts as a short launcher (``_LAUNCHER``, trusted code) that cuts the network
+when asked, lowers its resource limits, arranges to die with its parent and then replaces
+itself with a fresh ``python -I`` interpreter running :mod:`ggp.sandbox._child`, so no
+untrusted code ever runs without the limits. It runs in its own session (so the whole
+process group, forks included, can be killed at once), with an environment holding only
+``PATH`` and a locale (plus thread caps for numerical libraries), in a private temporary
+working directory, and, for restricted children of a root parent, as the ``nobody`` user.
 Requests go to the child's stdin as JSON lines; replies come back on a dedicated pipe so
 that whatever the child prints cannot corrupt them. The child's stdout and stderr are
 drained by threads that keep only a tail of each and kill the child when it prints more
@@ -14,12 +17,10 @@ than allowed.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import functools
 import json
 import os
-import resource
+import pwd
 import select
 import shutil
 import signal
@@ -39,6 +40,7 @@ from ggp.core.errors import GGPError
 #: reserving per-core buffers that would not fit under ``RLIMIT_AS`` on big machines.
 BASE_ENV = {
     "PATH": "/usr/bin:/bin",
+    "LANG": "C.UTF-8",
     "OPENBLAS_NUM_THREADS": "1",
     "OMP_NUM_THREADS": "1",
     "MKL_NUM_THREADS": "1",
@@ -65,9 +67,16 @@ class Limits:
         output_bytes: how much of the tail of stdout and of stderr is kept.
         max_output_bytes: the child is killed once it has printed more than this in
             total (stdout + stderr). None: never killed for output (the excess is dropped).
-        network: False runs the child in a network namespace of its own, with no
-            interfaces up (``unshare -n``; needs root or user namespaces). Where that is
-            not possible the child runs with the network and a warning is issued once.
+        network: False runs the child in new user and network namespaces, with no
+            interface up (needs root or unprivileged user namespaces), and its guard
+            refuses sockets. Where namespaces cannot be made, only the guard remains (native
+            code keeps the network) and a warning is issued once.
+        restricted: for code that only computes (candidate programs): the child may not
+            start processes or threads (``RLIMIT_NPROC`` 0, which the kernel enforces
+            for every user but root), its guard refuses process creation, ``ctypes``,
+            sockets and writing or deleting outside its directory, it gets the standard
+            library and ``ggp`` only (``python -S``), and a root parent runs it as
+            ``nobody`` where it can (see docs/sandbox.md).
     """
 
     memory_mb: int = 2048
@@ -77,6 +86,7 @@ class Limits:
     output_bytes: int = 64 * 1024
     max_output_bytes: int | None = 4 * _MIB
     network: bool = True
+    restricted: bool = False
 
 
 class SandboxFailure(GGPError):
@@ -124,58 +134,109 @@ class _Tail:
         return bytes(self.data).decode("utf-8", errors="replace")
 
 
-def _preexec(limits: Limits):
-    """The function run in the child between fork and exec: set the rlimits."""
+# Runs first in the child, before any code of the caller: cut the network if asked
+# (reporting the outcome in GGP_SANDBOX_NETWORK), lower the limits, ask for SIGKILL when
+# the parent dies (after every credential change, which would clear it), then become the
+# real child. Doing this inside the child rather than in a ``preexec_fn`` keeps process
+# creation safe in a threaded parent (the arena drains pipes in threads).
+_LAUNCHER = """\
+import ctypes, json, os, resource, sys
+config = json.loads(sys.argv[1])
+libc = ctypes.CDLL(None, use_errno=True)
+isolated = not config["network"] and libc.unshare(0x10000000 | 0x40000000) == 0
+os.environ["GGP_SANDBOX_NETWORK"] = "none" if isolated else "host"
+for name, value in config["rlimits"]:
+    resource.setrlimit(getattr(resource, name), tuple(value))
+libc.prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+if os.getppid() != config["parent"]:
+    os._exit(1)  # the parent died before prctl
+os.execv(sys.executable, config["argv"])
+"""
+
+# Run by the final interpreter: the child program from its file (see ggp.sandbox._child).
+_BOOTSTRAP = (
+    "import json, os, runpy, sys; "
+    "path = os.path.join(json.loads(sys.argv[2])['path'][0], *sys.argv[1].split('.')); "
+    "runpy.run_path(path + '.py', run_name='__main__')"
+)
+
+
+def _rlimits(limits: Limits) -> list[tuple[str, tuple[int, int]]]:
     settings = [
-        (resource.RLIMIT_AS, limits.memory_mb * _MIB),
-        (resource.RLIMIT_FSIZE, limits.file_mb * _MIB),
-        (resource.RLIMIT_NOFILE, limits.open_files),
-        (resource.RLIMIT_CORE, 0),
+        ("RLIMIT_AS", (limits.memory_mb * _MIB,) * 2),
+        ("RLIMIT_FSIZE", (limits.file_mb * _MIB,) * 2),
+        ("RLIMIT_NOFILE", (limits.open_files,) * 2),
+        ("RLIMIT_CORE", (0, 0)),
     ]
-    cpu = None if limits.cpu_seconds is None else (limits.cpu_seconds, limits.cpu_seconds + 1)
-
-    def apply() -> None:
-        for which, value in settings:
-            resource.setrlimit(which, (value, value))
-        if cpu is not None:
-            resource.setrlimit(resource.RLIMIT_CPU, cpu)
-        if _LIBC is not None:
-            # Die with the parent: a killed arena must not leave hung agents behind
-            # (they are in their own session, so killing its process group misses them).
-            _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-
-    return apply
+    if limits.cpu_seconds is not None:
+        # the kernel sends SIGXCPU at the soft limit and SIGKILL at the hard one
+        settings.append(("RLIMIT_CPU", (limits.cpu_seconds, limits.cpu_seconds + 1)))
+    if limits.restricted:
+        settings.append(("RLIMIT_NPROC", (0, 0)))
+    return settings
 
 
-def _load_libc():
-    try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-    except OSError:
-        return None
-
-
-_PR_SET_PDEATHSIG = 1
-_LIBC = _load_libc() if sys.platform.startswith("linux") else None
+def _launcher_command(python: str, limits: Limits, argv: list[str]) -> list[str]:
+    config = {"network": limits.network, "rlimits": _rlimits(limits),
+              "parent": os.getpid(), "argv": argv}
+    return [python, "-I", "-S", "-c", _LAUNCHER, json.dumps(config)]
 
 
 @functools.cache
 def network_isolation_available() -> bool:
-    """Whether ``unshare --net`` works here (checked once; warns when it does not)."""
-    unshare = shutil.which("unshare")
+    """Whether the launcher can cut the network here (checked once; warns when not)."""
+    probe = [sys.executable, "-I", "-S", "-c",
+             "import os; print(os.environ['GGP_SANDBOX_NETWORK'])"]
+    command = _launcher_command(sys.executable, Limits(network=False, cpu_seconds=10), probe)
     try:
-        works = unshare is not None and subprocess.run(
-            [unshare, "--net", "--", "true"], capture_output=True, timeout=10).returncode == 0
+        answer = subprocess.run(command, capture_output=True, timeout=30, env=BASE_ENV)
+        works = answer.stdout.strip() == b"none"
     except (OSError, subprocess.TimeoutExpired):
         works = False
     if not works:
-        warnings.warn("ggp.sandbox: cannot create network namespaces here (unshare --net "
-                      "failed); sandboxed code keeps network access.", stacklevel=3)
+        warnings.warn("ggp.sandbox: cannot create network namespaces here; sandboxed "
+                      "Python code is refused sockets, native code keeps the network.",
+                      stacklevel=3)
     return works
 
 
 def _package_root() -> str:
     """The directory holding the ``ggp`` package, so the child can import it."""
     return str(Path(__file__).resolve().parents[2])
+
+
+def _others_may(path: str, bits: int) -> bool:
+    """Whether any user may reach ``path`` (every parent searchable) with ``bits``."""
+    real = Path(os.path.realpath(path))
+    try:
+        return (real.stat().st_mode & bits == bits
+                and all(parent.stat().st_mode & 0o001 for parent in real.parents))
+    except OSError:
+        return False
+
+
+def _interpreter_and_user(limits: Limits) -> tuple[str, dict[str, Any]]:
+    """The Python to run and the ``Popen`` arguments that drop privileges, if any.
+
+    Only a restricted child of a root parent drops to ``nobody``: it needs nothing beyond
+    the standard library, the ``ggp`` sources and its own directory, so a system Python of
+    the same version can stand in when ours lives where ``nobody`` cannot go (e.g.
+    ``/root/.pyenv``). Any other child may need site-packages and files only its user can
+    read, so it keeps its parent's user.
+    """
+    if not limits.restricted or os.geteuid() != 0 or not _others_may(_package_root(), 0o005):
+        return sys.executable, {}
+    try:
+        nobody = pwd.getpwnam("nobody")
+    except KeyError:
+        return sys.executable, {}
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    for python in (sys.executable, f"/usr/bin/python{version}",
+                   f"/usr/local/bin/python{version}"):
+        if os.path.exists(python) and _others_may(python, 0o001):
+            return python, {"user": nobody.pw_uid, "group": nobody.pw_gid,
+                            "extra_groups": []}
+    return sys.executable, {}
 
 
 class SandboxProcess:
@@ -211,19 +272,23 @@ class SandboxProcess:
             path.write_text(text, encoding="utf-8")
         self.output_exceeded = False
         self._buffer = b""
+        python, user = _interpreter_and_user(limits)
+        if user:
+            for path in (self.workdir, *(str(p) for p in Path(self.workdir).rglob("*"))):
+                os.chown(path, user["user"], user["group"])
+        if not limits.network:
+            network_isolation_available()  # warns once where namespaces cannot be made
         reply_read, reply_write = os.pipe()
-        paths = json.dumps([_package_root(), *sys_path])
-        # -I ignores PYTHONPATH and user site-packages, so the bootstrap puts the ggp
-        # package (and sys_path) on the import path before running the child module.
+        config = {"path": [_package_root(), *sys_path], "entry": entry, "mode": mode,
+                  "reply_fd": reply_write, "restricted": limits.restricted,
+                  "network": limits.network}
+        # -I ignores PYTHONPATH and user site-packages; -S (restricted) site-packages too;
         # -u: unbuffered, so what was printed before a kill is still captured.
-        command = [sys.executable, "-I", "-u", "-c", _BOOTSTRAP, paths, entry, mode,
-                   str(reply_write)]
-        if not limits.network and network_isolation_available():
-            # unshare execs the interpreter: same process, limits and session
-            command = [shutil.which("unshare"), "--net", "--", *command]
+        flags = ["-I", "-S", "-u"] if limits.restricted else ["-I", "-u"]
+        argv = [python, *flags, "-c", _BOOTSTRAP, "ggp.sandbox._child", json.dumps(config)]
         try:
             self.proc = subprocess.Popen(
-                command,
+                _launcher_command(python, limits, argv),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -232,7 +297,7 @@ class SandboxProcess:
                 start_new_session=True,
                 close_fds=True,
                 pass_fds=(reply_write,),
-                preexec_fn=_preexec(limits),  # noqa: PLW1509 - setrlimit and prctl only
+                **user,
             )
         except BaseException:
             os.close(reply_read)
@@ -361,8 +426,3 @@ class SandboxProcess:
         os.close(self._replies)
         shutil.rmtree(self.workdir, ignore_errors=True)
 
-
-_BOOTSTRAP = (
-    "import json, sys, runpy; sys.path[:0] = json.loads(sys.argv[1]); "
-    "runpy.run_module('ggp.sandbox._child', run_name='__main__')"
-)

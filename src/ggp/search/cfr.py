@@ -30,7 +30,7 @@ class TreeNode:
 
     player: int
     actions: list[Action] = field(default_factory=list)
-    children: list["TreeNode"] = field(default_factory=list)
+    children: list[TreeNode] = field(default_factory=list)
     probs: list[float] = field(default_factory=list)
     infoset: InfoKey | None = None
     returns: list[float] | None = None  # at terminal nodes: returns summed from the start

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Callable
+from collections.abc import Callable
 
 from ggp.core.errors import ModelError
 from ggp.core.model import WorldModel
@@ -48,37 +48,42 @@ class RandomRolloutEvaluator(Evaluator):
         self.max_steps = max_steps
 
     def evaluate(self, state: State, rng: random.Random) -> ValueVector:
-        n = self.ops.num_players
-        total = [0.0] * n
-        for _ in range(self.n_rollouts):
-            ret = self.rollout(state, rng)
-            for i in range(n):
-                total[i] += ret[i]
+        total = self._playouts(state, rng, self.n_rollouts)
         return [t / self.n_rollouts for t in total]
 
     def rollout(self, state: State, rng: random.Random) -> ValueVector:
         """The return of one random playout from ``state``."""
+        return self._playouts(state, rng, 1)
+
+    def _playouts(self, state: State, rng: random.Random, count: int) -> ValueVector:
+        """Summed returns of ``count`` playouts (one function: the lookups below are done
+        once per leaf, not once per playout, which matters in games with short playouts)."""
         ops = self.ops
         current_player, legal_actions, apply = ops.current_player, ops.legal_actions, ops.apply
-        rewards, random = ops.rewards, rng.random
-        n = ops.num_players
-        ret = [0.0] * n
-        for _ in range(self.max_steps):
-            player = current_player(state)
-            if player == TERMINAL:
-                return ret
-            if player == CHANCE:
-                action = ops.sample_chance(state, rng)
+        rewards, random, sample_chance = ops.rewards, rng.random, ops.sample_chance
+        n, max_steps = ops.num_players, self.max_steps
+        total = [0.0] * n
+        start = state
+        for _ in range(count):
+            state = start
+            for _ in range(max_steps):
+                player = current_player(state)
+                if player == TERMINAL:
+                    break
+                if player == CHANCE:
+                    action = sample_chance(state, rng)
+                else:
+                    legal = legal_actions(state)
+                    action = legal[int(random() * len(legal))]  # faster than rng.choice
+                state = apply(state, action)
+                r = rewards(state)
+                if any(r):
+                    for i in range(n):
+                        total[i] += r[i]
             else:
-                legal = legal_actions(state)
-                action = legal[int(random() * len(legal))]  # faster than rng.choice
-            state = apply(state, action)
-            r = rewards(state)
-            if any(r):
-                for i in range(n):
-                    ret[i] += r[i]
-        raise ModelError(f"a random playout did not end within {self.max_steps} steps",
-                         function="get_current_player", state=state)
+                raise ModelError(f"a random playout did not end within {max_steps} steps",
+                                 function="get_current_player", state=state)
+        return total
 
 
 class ValueFunctionEvaluator(Evaluator):

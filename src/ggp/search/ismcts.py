@@ -33,7 +33,7 @@ import json
 import math
 import random
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from ggp.belief.sampler import Belief, BeliefSampler
 from ggp.core.model import WorldModel
@@ -52,7 +52,7 @@ VISITS, TOTAL, AVAIL = 0, 1, 2
 class InfoNode:
     """A node of an information-set tree: per-action statistics and child nodes."""
 
-    __slots__ = ("stats", "children")
+    __slots__ = ("children", "stats")
 
     def __init__(self) -> None:
         self.stats: dict[Action, list[float]] = {}
@@ -189,6 +189,7 @@ class ISMCTS:
         return tracker.root
 
     def best_action(self, history: ObsActionHistory, player: int) -> Action:
+        """The root's most visited action."""
         return most_visited(self.search(history, player))
 
     def _simulate(self, belief: Belief, tracker) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, Action, State
@@ -29,7 +29,7 @@ class Node:
     """A search node: a state, the reward received on entering it (None when all zero)
     and return statistics."""
 
-    __slots__ = ("state", "player", "reward", "visits", "total", "children", "untried")
+    __slots__ = ("children", "player", "reward", "state", "total", "untried", "visits")
 
     def __init__(self, state: State, player: int, reward: list[float] | None, n: int) -> None:
         self.state = state
@@ -99,7 +99,11 @@ class MCTS:
         return root
 
     def best_action(self, state: State) -> Action:
-        """The most visited root action (ties: higher mean return for the mover)."""
+        """The most visited root action (ties: higher mean return for the mover); a
+        forced move is returned without searching."""
+        legal = self.ops.legal_actions(state)
+        if len(legal) == 1:
+            return legal[0]
         return best_child_action(self.search(state))
 
     # ------------------------------------------------------------------ internals

@@ -12,7 +12,7 @@ state, so PIMC never values gathering information and never fears giving it away
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from ggp.belief.sampler import BeliefSampler
 from ggp.core.model import WorldModel

@@ -1,18 +1,24 @@
 """Run generated unit tests against candidate code in the sandbox; structured results.
 
-Each call starts fresh sandboxed processes (see :mod:`ggp.synth.sandbox`), so a candidate
-that loops, crashes, floods output or misbehaves in any other way only fails its own
-tests. Large test sets are split into chunks, one process each.
+Each call starts fresh restricted sandbox workers (:class:`ggp.sandbox.Worker`, see
+docs/sandbox.md) that load the candidate once and run its tests one by one, so a
+candidate that loops, crashes, floods output or misbehaves in any other way only fails
+its own tests. Large test sets are split into chunks, one worker each.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 
-from ggp.synth.sandbox import Limits, run_python
+from ggp.sandbox import Limits, SandboxFailure, Worker
 from ggp.synth.unit_tests import KINDS, PRELUDE, UnitTest
+
+#: After this many tests of one chunk timed out, its remaining tests are not run (slow
+#: code would make each of them wait for its timer too).
+MAX_TIMEOUTS = 3
+#: Seconds the parent waits beyond a test's own timer before killing the worker.
+_GRACE = 2.0
 
 
 @dataclass
@@ -76,11 +82,15 @@ def run_tests(
     chunk: int = 2000,
     limits: Limits | None = None,
 ) -> RunReport:
-    """Run ``tests`` against ``code``; every test gets a result, passed or not."""
+    """Run ``tests`` against ``code``; every test gets a result, passed or not.
+
+    ``limits`` sets the workers' resources; they always run restricted and offline.
+    """
     report = RunReport()
     for start in range(0, len(tests), chunk):
         part = tests[start:start + chunk]
-        _run_chunk(code, part, test_seconds, limits, report)
+        _run_chunk(code, part, test_seconds, _worker_limits(limits, test_seconds, len(part)),
+                   report)
         if report.load_error is not None:
             # The code does not load: the remaining tests fail the same way.
             for test in tests[start + chunk:]:
@@ -89,57 +99,80 @@ def run_tests(
     return report
 
 
-def _run_chunk(code: str, tests: list[UnitTest], test_seconds: float,
-               limits: Limits | None, report: RunReport, restarts: int = 3) -> None:
-    """Run ``tests`` in one process; if it dies, blame the test it was running and
-    start a fresh process for the rest (at most ``restarts`` times)."""
+def _worker_limits(limits: Limits | None, test_seconds: float, count: int) -> Limits:
+    if limits is None:
+        cpu = int(min(10 + test_seconds * count, 600))
+        limits = Limits(memory_mb=1024, cpu_seconds=cpu, file_mb=64,
+                        max_output_bytes=1 << 20)
+    return replace(limits, restricted=True, network=False)
+
+
+def _run_chunk(code: str, tests: list[UnitTest], test_seconds: float, limits: Limits,
+               report: RunReport, restarts: int = 3) -> None:
+    """Run ``tests`` in one worker; if it dies, blame the test it was running and start a
+    fresh worker for the rest (at most ``restarts`` times)."""
     pending = list(tests)
+    timeouts = 0
     while pending:
-        records, problem = _run_process(code, pending, test_seconds, limits, report)
-        if report.load_error is not None:
-            records = {}
-        done = [t for t in pending if t.id in records]
-        for test in done:
-            record = records[test.id]
-            report.results.append(TestResult(test.id, test.kind, bool(record["passed"]),
-                                              record.get("error"), record.get("output", "")))
-        pending = [t for t in pending if t.id not in records]
-        if not pending:
+        worker = _start(code, test_seconds, limits, report)
+        if worker is None:
+            report.results += [TestResult(t.id, t.kind, False, report.load_error)
+                               for t in pending]
             return
-        if report.load_error is not None or problem is None or restarts == 0:
-            error = report.load_error or (f"Not run: {problem}" if problem
-                                          else "Not run: no result was reported.")
-            report.results += [TestResult(t.id, t.kind, False, error) for t in pending]
-            return
-        culprit, pending = pending[0], pending[1:]
-        report.results.append(TestResult(culprit.id, culprit.kind, False,
-                                         f"The test process ended early: {problem}"))
-        restarts -= 1
-
-
-def _run_process(code: str, tests: list[UnitTest], test_seconds: float,
-                 limits: Limits | None, report: RunReport) -> tuple[dict, str | None]:
-    spec = {"prelude": PRELUDE, "test_seconds": test_seconds,
-            "tests": [{"id": t.id, "source": t.source} for t in tests]}
-    wall = min(10.0 + test_seconds * len(tests), 600.0)
-    limits = limits or Limits(wall_seconds=wall, cpu_seconds=int(wall))
-    outcome = run_python("harness.py", {"harness.py": _harness_source(), "cwm.py": code,
-                                        "tests.json": json.dumps(spec)},
-                         limits=limits, read_back=("results.jsonl",))
-    records: dict[str, dict] = {}
-    for line in outcome.files.get("results.jsonl", "").splitlines():
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a line cut short by a kill
-        if isinstance(record, dict) and "load_error" in record:
-            report.load_error = str(record["load_error"])
-        elif isinstance(record, dict) and "id" in record:
-            records[record["id"]] = record
-    problem = None
-    if not outcome.ok:
-        problem = outcome.describe()
-        if outcome.stderr.strip():
-            problem += ":\n" + "\n".join(outcome.stderr.strip().splitlines()[-8:])
+            while pending:
+                if timeouts >= MAX_TIMEOUTS:
+                    error = f"Not run: {timeouts} earlier tests timed out."
+                    report.results += [TestResult(t.id, t.kind, False, error) for t in pending]
+                    return
+                test = pending[0]
+                record = worker.call("run", {"test_id": test.id, "source": test.source},
+                                     timeout=test_seconds + _GRACE)
+                result = _test_result(test, record)
+                report.results.append(result)
+                pending.pop(0)
+                timeouts += (result.error or "").startswith("Timed out")
+        except SandboxFailure as failure:
+            problem = _describe(failure)
+            report.sandbox_problems.append(problem)
+            culprit = pending.pop(0)
+            report.results.append(TestResult(culprit.id, culprit.kind, False,
+                                             f"The test process ended early: {problem}"))
+            if restarts == 0:
+                report.results += [TestResult(t.id, t.kind, False, f"Not run: {problem}")
+                                   for t in pending]
+                return
+            restarts -= 1
+        finally:
+            worker.close()
+
+
+def _start(code: str, test_seconds: float, limits: Limits, report: RunReport) -> Worker | None:
+    """A worker with the candidate loaded, or None (and ``report.load_error`` set)."""
+    files = {"harness.py": _harness_source(), "cwm.py": code}
+    init = {"prelude": PRELUDE, "test_seconds": test_seconds}
+    try:
+        worker = Worker("harness.py", init, files=files, limits=limits,
+                        start_timeout=test_seconds + 10.0)
+        report.load_error = worker.call("load_error", timeout=10.0)
+    except SandboxFailure as failure:
+        problem = _describe(failure)
         report.sandbox_problems.append(problem)
-    return records, problem
+        report.load_error = f"Loading the code failed: the test process ended ({problem})."
+        return None
+    if report.load_error is not None:
+        worker.close()
+        return None
+    return worker
+
+
+def _test_result(test: UnitTest, record: object) -> TestResult:
+    if not isinstance(record, dict):  # the candidate tampered with the harness
+        return TestResult(test.id, test.kind, False, "The test reported no result.")
+    return TestResult(test.id, test.kind, bool(record.get("passed")), record.get("error"),
+                      str(record.get("output", "")))
+
+
+def _describe(failure: SandboxFailure) -> str:
+    """A short reason for a dead worker: its failure kind and the last lines of detail."""
+    return f"{failure.kind}: " + "\n".join(failure.detail.strip().splitlines()[-8:])

@@ -192,3 +192,62 @@ def test_files_are_written_into_the_private_directory():
     broken = run_entry("candidate.py", 0, files={"candidate.py": "def main(:\n"},
                        limits=SMALL)
     assert broken.kind == "exception" and "SyntaxError" in broken.detail
+
+
+RESTRICTED = Limits(memory_mb=512, restricted=True)
+
+
+def test_restricted_child_may_only_compute(tmp_path):
+    target = tmp_path / "outside.txt"
+    probe = (
+        "import os\n\n"
+        "def attempt(action):\n"
+        "    try:\n"
+        "        action()\n"
+        "        return 'done'\n"
+        "    except Exception as exc:\n"
+        "        return f'{type(exc).__name__}: {exc}'\n\n"
+        "def main(payload):\n"
+        "    return {\n"
+        "        'fork': attempt(os.fork),\n"
+        "        'ctypes': attempt(lambda: __import__('ctypes')),\n"
+        "        'inside': attempt(lambda: open('mine.txt', 'w').close()),\n"
+        "        'outside': attempt(lambda: open(payload, 'w').close()),\n"
+        "    }\n"
+    )
+    result = run_entry("probe.py", str(target), files={"probe.py": probe}, limits=RESTRICTED)
+    assert result.ok, result.detail
+    assert "does not allow os.fork" in result.value["fork"]
+    assert "does not allow importing _ctypes" in result.value["ctypes"]
+    assert result.value["inside"] == "done"
+    assert "does not allow writing" in result.value["outside"]
+    assert not target.exists()
+
+
+def test_restricted_child_may_not_start_threads_unless_root():
+    probe = ("import os, threading\n\n"
+             "def main(payload):\n"
+             "    try:\n"
+             "        threading.Thread(target=print).start()\n"
+             "        return [os.geteuid(), 'started']\n"
+             "    except RuntimeError:\n"
+             "        return [os.geteuid(), 'refused']\n")
+    result = run_entry("probe.py", None, files={"probe.py": probe}, limits=RESTRICTED)
+    assert result.ok, result.detail
+    euid, outcome = result.value
+    if euid == 0:
+        pytest.skip("RLIMIT_NPROC does not hold for root (no unprivileged user here)")
+    assert outcome == "refused"
+
+
+def test_offline_child_sees_no_network_interface_but_loopback():
+    from ggp.sandbox import network_isolation_available
+
+    if not network_isolation_available():
+        pytest.skip("no network namespaces on this machine")
+    probe = ("def main(payload):\n"
+             "    lines = open('/proc/net/dev').read().splitlines()[2:]\n"
+             "    return sorted(line.split(':')[0].strip() for line in lines)\n")
+    result = run_entry("probe.py", None, files={"probe.py": probe},
+                       limits=Limits(memory_mb=512, network=False))
+    assert result.ok and result.value == ["lo"], result

@@ -1,0 +1,105 @@
+"""Random playouts per second of the GDL reasoners (gdl-perf method).
+
+From the initial state: legal moves of every role, a random joint move, next state, until
+terminal; then the goals. Timed after a warm-up playout. The compiled reasoner is compared
+with the naive interpreter (``ggp.gdl.naive``) measured in the same run, and both with
+ggp-base's Java prover numbers on this machine kind (shared/research/ggpbase.md).
+
+    python bench/gdl_playouts.py                # all five games, 10 s per engine and game
+    python bench/gdl_playouts.py --seconds 3 ticTacToe connectFour
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from pathlib import Path
+
+from ggp.gdl.compiled import CompiledReasoner
+from ggp.gdl.kif import parse_kif
+from ggp.gdl.naive import NaiveReasoner
+
+CORPUS = Path("/work/shared/gdl/perfect")
+GAMES = ["ticTacToe", "connectFour", "breakthrough", "reversi", "chess_200"]
+# ggp-base ProverStateMachine and a naive Java propnet, playouts/s (ggpbase.md)
+JAVA_PROVER = {"ticTacToe": 823, "connectFour": 73, "breakthrough": 13.5, "reversi": 0.38,
+               "chess_200": 0.27}
+JAVA_PROPNET = {"ticTacToe": 27000, "connectFour": 4100, "breakthrough": 138, "reversi": 18,
+                "chess_200": 1.2}
+
+
+CLOCK = time.perf_counter  # --clock cpu switches to this process's CPU time
+
+
+def playout(reasoner, rng: random.Random, deadline: float = float("inf")) -> tuple[int, bool]:
+    """Steps taken and whether the playout reached a terminal state before ``deadline``."""
+    state, steps = reasoner.initial_state(), 0
+    while not reasoner.is_terminal(state):
+        if CLOCK() > deadline:
+            return steps, False
+        legal = reasoner.legal_moves(state)
+        state = reasoner.next_state(state, {r: rng.choice(m) for r, m in legal.items()})
+        steps += 1
+    reasoner.goals(state)
+    return steps, True
+
+
+def measure(reasoner, seconds: float, warm_up: bool, seed: int = 0) -> tuple[int, int, float]:
+    """(complete playouts, state changes, seconds). A playout still running at the
+    deadline is finished, unless the run is a baseline that would take far too long: then
+    its steps count toward state changes/s only."""
+    rng = random.Random(seed)
+    if warm_up:
+        playout(reasoner, rng)  # compiles the rules, fills the static indexes
+    count, steps = 0, 0
+    started = CLOCK()
+    hard_stop = started + 3 * seconds
+    while True:
+        n, done = playout(reasoner, rng, hard_stop)
+        steps += n
+        count += done
+        elapsed = CLOCK() - started
+        if elapsed >= seconds or not done:
+            return count, steps, elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", default=GAMES)
+    parser.add_argument("--seconds", type=float, default=10.0, help="per engine and game")
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="folder of the .kif files")
+    parser.add_argument("--naive-seconds", type=float, default=None,
+                        help="time for the naive baseline (default: same as --seconds)")
+    parser.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                        help="wall time (gdl-perf) or this process's CPU time (use on a "
+                        "machine shared with other jobs)")
+    args = parser.parse_args()
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
+    print(f"clock: {args.clock}")
+    header = (f"{'game':<14}{'compiled':>12}{'(steps/s)':>11}{'naive':>10}{'(steps/s)':>11}"
+              f"{'vs naive':>10}{'vs Java prover':>16}{'vs Java propnet':>17}")
+    print(header)
+    for game in args.games:
+        rules = parse_kif((args.corpus / f"{game}.kif").read_text()).rules
+        t0 = time.perf_counter()
+        fast = CompiledReasoner(rules)
+        build = time.perf_counter() - t0
+        n, steps, secs = measure(fast, args.seconds, warm_up=True)
+        fast_rate, fast_steps, depth = n / secs, steps / secs, steps / max(n, 1)
+        slow_n, slow_steps, slow_secs = measure(NaiveReasoner(rules),
+                                                args.naive_seconds or args.seconds, warm_up=False)
+        slow_steps /= slow_secs
+        # the naive engine may not finish one playout: then playouts/s is estimated from its
+        # state changes/s and the mean depth of the compiled engine's playouts (marked ~)
+        slow_rate = slow_n / slow_secs if slow_n >= 3 else slow_steps / depth
+        mark = " " if slow_n >= 3 else "~"
+        print(f"{game:<14}{fast_rate:>12.2f}{fast_steps:>11.0f}{mark}{slow_rate:>9.3f}{slow_steps:>11.1f}"
+              f"{fast_rate / slow_rate:>9.1f}x{fast_rate / JAVA_PROVER[game]:>15.2f}x"
+              f"{fast_rate / JAVA_PROPNET[game]:>16.3f}x   (build {build:.2f}s, {n} playouts, "
+              f"depth {depth:.0f})", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,14 @@
+"""The consoles every CLI module prints through.
+
+Rich assumes 80 columns when output is piped or captured, which squeezes the wide tables of
+``ggp games`` and ``ggp arena`` into unreadable columns; piped output gets 160 instead.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+
+console = Console(width=None if sys.stdout.isatty() else 160)
+err_console = Console(stderr=True, width=None if sys.stderr.isatty() else 160)

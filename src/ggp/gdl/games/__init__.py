@@ -1,0 +1,1 @@
+"""GDL game descriptions written for ggp (package data)."""
