@@ -253,6 +253,60 @@ class _StateChecker:
             self.fail("bad-inference", fn, f"for player {player}: {exc}", actions)
 
 
+def main(payload: dict[str, Any]) -> dict[str, Any]:
+    """Sandbox entry point: check the model in ``payload["source"]`` and return the report
+    as JSON (``ggp check`` runs untrusted ``.py`` models this way, see ``check_source``)."""
+    from ggp.core.errors import ModelLoadError
+    from ggp.core.model import load_model_source
+
+    try:
+        model = load_model_source(payload["source"], name=payload["name"],
+                                  filename=payload["filename"])
+    except ModelLoadError as exc:
+        return {"load_error": str(exc)}
+    report = check_model(model, games=payload["games"], seed=payload["seed"],
+                         max_steps=payload["max_steps"])
+    return {"model": report.model, "games": report.games, "steps": report.steps,
+            "violations": [v.to_dict() for v in report.violations.values()]}
+
+
+def check_source(
+    source: str,
+    *,
+    name: str,
+    filename: str,
+    games: int = 50,
+    seed: int = 0,
+    max_steps: int = 5000,
+    timeout: float = 300.0,
+) -> CheckReport:
+    """Check untrusted model source inside a sandboxed subprocess (restricted, offline).
+
+    Raises :class:`ggp.core.errors.ModelLoadError` when the model cannot be loaded; a model
+    that exhausts the sandbox's limits is reported as a ``sandbox`` violation.
+    """
+    from ggp.core.errors import ModelLoadError
+    from ggp.sandbox import Limits, run_entry
+
+    payload = {"source": source, "name": name, "filename": filename, "games": games,
+               "seed": seed, "max_steps": max_steps}
+    result = run_entry("ggp.check", payload, timeout=timeout,
+                       limits=Limits(memory_mb=2048, cpu_seconds=int(timeout),
+                                     restricted=True, network=False))
+    report = CheckReport(name)
+    if not result.ok:
+        report.add(Violation("sandbox", "model",
+                             f"the check was stopped by the sandbox ({result.kind}): "
+                             f"{result.detail.strip()[-300:]}", ()))
+        return report
+    if "load_error" in result.value:
+        raise ModelLoadError(result.value["load_error"])
+    report.games, report.steps = result.value["games"], result.value["steps"]
+    for v in result.value["violations"]:
+        report.add(Violation(v["kind"], v["function"], v["message"], tuple(v["actions"])))
+    return report
+
+
 def _failing_function(exc: BaseException) -> str:
     """The innermost protocol function on the traceback of ``exc``."""
     from ggp.core.protocol import OPTIONAL_FUNCTIONS, REQUIRED_FUNCTIONS

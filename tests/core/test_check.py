@@ -74,3 +74,24 @@ def test_inference_is_checked():
     )
     report = check_model(load_model_source(source, name="bad_inference"), games=10)
     assert "bad-inference" in report.violations
+
+
+def test_untrusted_source_is_checked_in_a_sandbox():
+    from ggp.check import check_source
+
+    source = (BROKEN / "mutating.py").read_text()
+    report = check_source(source, name="mutating", filename="mutating.py", games=5)
+    assert "mutates-input" in report.violations and report.games == 5
+    with pytest.raises(ModelLoadError, match="syntax error"):
+        check_source((BROKEN / "syntax_error.py").read_text(), name="s", filename="s.py")
+
+
+def test_a_model_that_hangs_is_stopped_by_the_sandbox():
+    from ggp.check import check_source
+
+    source = (BROKEN / "counting.py").read_text().replace(
+        "def get_rewards(state):\n", "def get_rewards(state):\n    while True:\n        pass\n")
+    report = check_source(source, name="hang", filename="hang.py", games=2, timeout=5)
+    assert "sandbox" in report.violations
+    assert "timeout" in report.violations["sandbox"].message or "cpu" in \
+        report.violations["sandbox"].message

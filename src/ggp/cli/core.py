@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import typer
 from rich.table import Table
 
 from ggp.cli.output import console
+from ggp.core.errors import ModelLoadError
 from ggp.core.model import load_model
 from ggp.core.registry import registered_games
 
@@ -42,22 +44,32 @@ def check(
     seed: int = typer.Option(0, help="Random seed."),
     max_steps: int = typer.Option(5000, help="Step bound per game (non-termination)."),
     json_out: str = typer.Option("", "--json", help="Also write the violations as JSON here."),
+    sandbox: bool = typer.Option(
+        True, help="Run a .py model inside a sandboxed subprocess (it may be untrusted, "
+        "e.g. written by a language model); --no-sandbox runs it in this process."),
 ) -> None:
     """Check that a world model follows the protocol; exit 1 if it does not."""
-    from ggp.check import check_model
+    from ggp.check import check_model, check_source
 
-    world = load_model(model)
-    report = check_model(world, games=games, seed=seed, max_steps=max_steps)
+    if model.endswith(".py") and sandbox:
+        path = Path(model)
+        if not path.is_file():
+            raise ModelLoadError(f"No such model file: {path}.")
+        report = check_source(path.read_text(encoding="utf-8"), name=path.stem,
+                              filename=str(path), games=games, seed=seed,
+                              max_steps=max_steps)
+    else:
+        report = check_model(load_model(model), games=games, seed=seed, max_steps=max_steps)
     if json_out:
         with open(json_out, "w", encoding="utf-8") as fh:
-            json.dump({"model": world.name, "games": report.games, "steps": report.steps,
+            json.dump({"model": report.model, "games": report.games, "steps": report.steps,
                        "violations": [v.to_dict() for v in report.violations.values()]},
                       fh, indent=1)
     if report.ok:
-        console.print(f"[green]OK[/] {world.name}: {report.games} random games, "
+        console.print(f"[green]OK[/] {report.model}: {report.games} random games, "
                       f"{report.steps} steps, no protocol violations.")
         return
-    console.print(f"[red]FAILED[/] {world.name}: {len(report.violations)} kind(s) of "
+    console.print(f"[red]FAILED[/] {report.model}: {len(report.violations)} kind(s) of "
                   f"protocol violation in {report.games} random games:")
     for violation in report.violations.values():
         console.print(str(violation), highlight=False, markup=False)

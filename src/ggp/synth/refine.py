@@ -48,11 +48,15 @@ class Settings:
     seed: int = 0
     test_seconds: float = 5.0
     window: int = 0  # conversation: keep only the last `window` exchanges (0 = all)
-    inference: bool = False  # also synthesize resample_history (hidden information)
+    inference: bool = False  # also synthesize an inference function (hidden information)
+    inference_kind: str = "history"  # "history" (resample_history) or "state" (resample_state)
 
     def __post_init__(self) -> None:
         if self.mode not in ("tree", "conversation"):
             raise ValueError(f"mode must be 'tree' or 'conversation', not {self.mode!r}")
+        if self.inference_kind not in ("history", "state"):
+            raise ValueError(f"inference_kind must be 'history' or 'state', not "
+                             f"{self.inference_kind!r}")
 
 
 @dataclass

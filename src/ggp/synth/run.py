@@ -29,7 +29,7 @@ from typing import Any, Callable
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.llm import LLM, BudgetExceededError
-from ggp.synth import prompts
+from ggp.synth import prompts, state_inference
 from ggp.synth.llm import RecordingLLM
 from ggp.synth.refine import Node, Progress, Refiner, Settings
 from ggp.synth.runner import run_tests
@@ -178,7 +178,7 @@ def synthesize(
                                 test_players)
     # Closed-deck games can only be checked through the inference function.
     inference = settings.inference or task.train.deck == "closed"
-    tests = generate_tests(task.train, seed=settings.seed, inference=inference)
+    tests = _tests(task.train, settings, inference)
     _write_tests(store, tests)
     meta["train"] = {"games": len(task.train.trajectories), "deck": task.train.deck,
                      "transitions": task.train.num_transitions(),
@@ -205,7 +205,8 @@ def synthesize(
         if on_progress:
             on_progress(p)
 
-    api = prompts.api_text(inference, closed_deck=task.train.deck == "closed")
+    api = (state_inference.api_text() if _state_kind(settings, inference)
+           else prompts.api_text(inference, closed_deck=task.train.deck == "closed"))
     refiner = Refiner(task.game, task.rules, tests, recorder, settings, api=api,
                       on_node=save_node, on_progress=progress)
     started = time.monotonic()
@@ -225,6 +226,27 @@ def synthesize(
         meta["stopped_by"] = stopped_by
     _finish(store, meta, best, refiner, task, inference)
     return meta
+
+
+def _state_kind(settings: Settings, inference: bool) -> bool:
+    """Whether this run synthesizes resample_state (open deck only) instead of
+    resample_history."""
+    return inference and settings.inference_kind == "state"
+
+
+def _tests(trajectories: TrajectorySet, settings: Settings, inference: bool,
+           **kwargs: Any) -> list:
+    """The run's tests; with state inference, resample_state tests replace the
+    resample_history ones (see :mod:`ggp.synth.state_inference`)."""
+    state = _state_kind(settings, inference)
+    if state and trajectories.deck == "closed":
+        raise RunError("State inference (resample_state) needs open-deck trajectories; a "
+                       "closed deck is refined through resample_history.")
+    tests = generate_tests(trajectories, seed=settings.seed, inference=inference and not state,
+                           **kwargs)
+    if state:
+        tests += state_inference.state_inference_tests(trajectories, kwargs.get("prefix", ""))
+    return tests
 
 
 def _load_run(store: RunStore) -> tuple[Task, Settings, dict[str, Any]]:
@@ -323,8 +345,8 @@ def _finish(store: RunStore, meta: dict, best: Node | None, refiner: Refiner,
         train_report = refiner.reports[best.id]
         report["train_failures"] = [r.to_dict() for r in train_report.failed()[:20]]
         if task.test is not None:
-            heldout = generate_tests(task.test, prefix="Heldout", random_play=0,
-                                     inference=inference)
+            heldout = _tests(task.test, refiner.settings, inference, prefix="Heldout",
+                             random_play=0)
             result = run_tests(best.code, heldout, test_seconds=refiner.settings.test_seconds)
             meta["test"] = {**meta.get("test", {}), "accuracy": result.pass_rate,
                             "transition_accuracy": result.rate(("transition",)),

@@ -1,0 +1,146 @@
+"""Agents that plan on a synthesized code world model, and their ground-truth peers.
+
+* ``cwm_ismcts:run=DIR`` and ``cwm_mcts:run=DIR`` (seed 000 §4.2–4.4): (IS)MCTS on the
+  CWM of a synthesis run directory (or a ``.py`` model file), with the model's own
+  inference function when it has one (validated, ``retries`` tries, App. G.6) and, with
+  ``value=auto`` or ``value=FILE``, a synthesized value function instead of rollouts.
+  The CWM is untrusted code: the planner and the model live together in a sandboxed
+  worker (:mod:`ggp.cwm.worker`); this process only forwards histories and actions. When
+  the search fails the worker plays a random legal action of a resampled state; every
+  such fallback is logged (logger ``ggp.cwm``, and as a JSON line in ``log=FILE``).
+* ``gt_ismcts`` and ``gt_mcts``: the same planners on the reference model with its
+  ground-truth inference — the upper bound a perfect CWM can reach.
+
+Settings: ``sims`` (1000), ``rollouts`` (10), ``uct_c`` (1.0), ``retries`` (10),
+``move_seconds`` (per-move deadline of the worker, 120), ``memory_mb`` (2048).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from ggp.agents import AgentSpecError, register_agent
+from ggp.agents.base import Agent, MatchInfo
+from ggp.agents.search_agents import make_ismcts, make_mcts
+from ggp.core.model import WorldModel
+from ggp.core.protocol import Action, ObsActionHistory
+from ggp.cwm.rundir import model_file, model_source, value_file
+from ggp.sandbox import Limits, Worker
+
+log = logging.getLogger("ggp.cwm")
+
+
+class CWMAgent(Agent):
+    """Parent-side proxy of an agent planning on a CWM inside a sandboxed worker.
+
+    After each match :attr:`report` holds the worker's counters (moves, searched moves,
+    fallbacks, resample calls / valid samples / failures) and the fallbacks' reasons.
+    """
+
+    def __init__(self, init: dict[str, Any], *, move_seconds: float, memory_mb: int,
+                 log_file: str = "") -> None:
+        self.init = init
+        self.name = f"cwm-{init['planner']}"
+        self.move_seconds = move_seconds
+        self.limits = Limits(memory_mb=memory_mb, cpu_seconds=3600,
+                             max_output_bytes=1024 * 1024)
+        self.log_file = log_file
+        self.worker: Worker | None = None
+        self.report: dict[str, Any] = {}
+
+    def start(self, info: MatchInfo) -> None:
+        super().start(info)
+        self.close()
+        self.worker = Worker("ggp.cwm.worker", self.init, start_timeout=120.0,
+                             limits=self.limits)
+        self.worker.call("start", {"info": asdict(info)}, timeout=120.0)
+
+    def act(self, history: ObsActionHistory) -> Action:
+        reply = self.worker.call("act", {"history": history}, timeout=self.move_seconds)
+        if reply["fallback"]:
+            log.warning("%s, seat %d, move %d: search failed (%s); played a random legal "
+                        "action of a resampled state", self.name, self.info.seat,
+                        len(history), reply["fallback"])
+        return reply["action"]
+
+    def end(self, history: ObsActionHistory, returns: list[float]) -> None:
+        if self.worker is None or not self.worker.alive:
+            return
+        self.report = self.worker.call("report", timeout=self.move_seconds)
+        if self.log_file:
+            line = {"agent": self.name, "model": self.init["filename"],
+                    "seat": self.info.seat, "seed": self.info.seed, "returns": returns,
+                    **self.report}
+            with open(self.log_file, "a", encoding="utf-8") as out:
+                out.write(json.dumps(line) + "\n")
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
+
+
+def cwm_init(run: str, planner: str, metadata: dict | None, *, value: str = "",
+             **settings: Any) -> dict[str, Any]:
+    """The worker's init: the program (model plus optional value function) and settings."""
+    model = model_file(run)
+    values = value_file(run, value)
+    return {"role": "agent", "planner": planner, "source": model_source(model, values),
+            "filename": str(model), "metadata": metadata, "value": values is not None,
+            **settings}
+
+
+def _make(model: WorldModel, planner: str, run: str, sims: int, rollouts: int,
+          value: str, uct_c: float, retries: int, move_seconds: float, memory_mb: int,
+          log: str) -> CWMAgent:
+    if not run:
+        raise AgentSpecError(f"cwm_{planner} needs run=DIR (a synthesis run directory) or "
+                             "run=FILE.py, e.g. cwm_ismcts:run=runs/synth/leduc")
+    init = cwm_init(str(run), planner, model.metadata.to_dict(), value=str(value or ""),
+                    sims=sims, rollouts=rollouts, uct_c=uct_c, retries=retries)
+    log_file = str(Path(log).resolve()) if log else ""
+    return CWMAgent(init, move_seconds=move_seconds, memory_mb=memory_mb, log_file=log_file)
+
+
+@register_agent("cwm_ismcts")
+def make_cwm_ismcts(model: WorldModel, run: str = "", sims: int = 1000, rollouts: int = 10,
+                    value: str = "", uct_c: float = 1.0, retries: int = 10,
+                    move_seconds: float = 120.0, memory_mb: int = 2048,
+                    log: str = "") -> CWMAgent:
+    """ISMCTS on a CWM (``model``, the arena's game, only lends its public metadata)."""
+    return _make(model, "ismcts", run, sims, rollouts, value, uct_c, retries, move_seconds,
+                 memory_mb, log)
+
+
+@register_agent("cwm_mcts")
+def make_cwm_mcts(model: WorldModel, run: str = "", sims: int = 1000, rollouts: int = 10,
+                  value: str = "", uct_c: float = 1.0, retries: int = 10,
+                  move_seconds: float = 120.0, memory_mb: int = 2048,
+                  log: str = "") -> CWMAgent:
+    """MCTS on a CWM (one resampled state per move in hidden-information games)."""
+    return _make(model, "mcts", run, sims, rollouts, value, uct_c, retries, move_seconds,
+                 memory_mb, log)
+
+
+@register_agent("gt_ismcts")
+def make_gt_ismcts(model: WorldModel, sims: int = 1000, rollouts: int = 10,
+                   uct_c: float = 1.0) -> Agent:
+    """ISMCTS on the reference model with its ground-truth inference (the upper bound)."""
+    has_inference = model.has("resample_history") or model.has("resample_state")
+    agent = make_ismcts(model, sims=sims, rollouts=rollouts, uct_c=uct_c,
+                        belief="model" if has_inference else "auto")
+    agent.name = "gt-ismcts"
+    return agent
+
+
+@register_agent("gt_mcts")
+def make_gt_mcts(model: WorldModel, sims: int = 1000, rollouts: int = 10,
+                 uct_c: float = 1.0) -> Agent:
+    """MCTS on the reference model (the upper bound for perfect-information games)."""
+    agent = make_mcts(model, sims=sims, rollouts=rollouts, uct_c=uct_c)
+    agent.name = "gt-mcts"
+    return agent

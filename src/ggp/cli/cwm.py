@@ -1,0 +1,140 @@
+"""``ggp cwm``: play with synthesized code world models.
+
+* ``ggp cwm experiment GAME`` — the paper's experiment for one game (synthesize K models,
+  reject bad samples, optional value functions, arena, accuracy during play, summary);
+* ``ggp cwm values RUN`` — value-function synthesis and selection for one run;
+* ``ggp cwm reject RUN RUN ...`` — the bad-sample rejection tournament;
+* ``ggp cwm accuracy RUN --arena DIR`` — a model's accuracy on the games of a tournament.
+
+CWM agents for ``ggp arena`` are ``cwm_ismcts:run=DIR`` and ``cwm_mcts:run=DIR``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+
+console = Console()
+app = typer.Typer(help="Play with synthesized code world models (docs/cwm.md).",
+                  no_args_is_help=True)
+
+_BACKEND = typer.Option(None, help="LLM backend: openai | anthropic | google | exchange "
+                        "(env GGP_LLM_BACKEND); without one, recorded answers are replayed.")
+_MODEL = typer.Option(None, help="Model name (env GGP_LLM_MODEL).")
+_BASE_URL = typer.Option(None, help="Endpoint of an OpenAI-compatible server.")
+_CONFIG = typer.Option(None, help="TOML file with an [llm] table.")
+
+
+def _llm(out: Path, backend: str | None, model: str | None, base_url: str | None,
+         config: Path | None) -> Any:
+    """A client of the LLM layer, or None (replay only) when nothing names a backend."""
+    import os
+
+    from ggp.llm import load_config, make_client
+
+    if backend is None and config is None and not os.environ.get("GGP_LLM_BACKEND"):
+        return None
+    settings = load_config(config, backend=backend, model=model, base_url=base_url)
+    out.mkdir(parents=True, exist_ok=True)
+    return make_client(settings, run_dir=out)
+
+
+@app.command()
+def experiment(
+    game: str = typer.Argument(..., help="A registered game."),
+    out: Path | None = typer.Option(None, help="Directory (default runs/cwm/GAME)."),
+    syntheses: int = typer.Option(5, help="Models synthesized (K)."),
+    budget: int = typer.Option(500, help="LLM calls per synthesis."),
+    deck: str = typer.Option("open", help="open | closed training games."),
+    inference: str = typer.Option("auto", help="auto | history | state | none."),
+    sims: int = typer.Option(1000, help="Simulations per move of the search agents."),
+    rollouts: int = typer.Option(10, help="Random rollouts per leaf."),
+    values: bool = typer.Option(False, help="Also synthesize and select value functions."),
+    matches: int = typer.Option(100, help="Arena matches per seat and opponent."),
+    llm_agent: str = typer.Option("", help="LLM-as-policy opponent spec, e.g. "
+                                  "'llm:model_name=gpt-4o-mini'."),
+    workers: int | None = typer.Option(None, help="Parallel arena matches."),
+    seed: int = typer.Option(0),
+    backend: str | None = _BACKEND, model: str | None = _MODEL,
+    base_url: str | None = _BASE_URL, config: Path | None = _CONFIG,
+) -> None:
+    """Synthesize, select and evaluate CWMs for GAME; rerun the same command to resume."""
+    from ggp.cwm.experiment import ExperimentConfig, run_experiment
+
+    if inference not in ("auto", "history", "state", "none"):
+        raise typer.BadParameter("--inference must be auto, history, state or none.")
+    if deck not in ("open", "closed"):
+        raise typer.BadParameter("--deck must be open or closed.")
+    out = out or Path("runs") / "cwm" / game
+    settings = ExperimentConfig(game=game, syntheses=syntheses, budget=budget, deck=deck,
+                                inference=inference, sims=sims, rollouts=rollouts,
+                                values=values, matches=matches, llm_agent=llm_agent,
+                                workers=workers, seed=seed)
+    llm = _llm(out, backend, model, base_url, config)
+    summary = run_experiment(out, settings, llm, log=lambda m: console.print(f"[dim]{m}[/]"))
+    console.print((out / "summary.md").read_text())
+    if summary["scripted"]:
+        console.print("[yellow]Scripted answers: not a model's work.[/]")
+
+
+@app.command("values")
+def values_command(
+    run: Path = typer.Argument(..., help="A synthesis run directory."),
+    game: str = typer.Option(..., help="The registered game (for its utility range)."),
+    candidates: int = typer.Option(3), matches: int = typer.Option(10),
+    sims: int = typer.Option(100), seed: int = typer.Option(0),
+    backend: str | None = _BACKEND, model: str | None = _MODEL,
+    base_url: str | None = _BASE_URL, config: Path | None = _CONFIG,
+) -> None:
+    """Synthesize value functions for RUN's model and select one (or rollouts)."""
+    from ggp.core.registry import make_game
+    from ggp.synth.value import synthesize_values
+
+    record = synthesize_values(run, _llm(run, backend, model, base_url, config),
+                               make_game(game).metadata, candidates=candidates,
+                               matches=matches, sims=sims, seed=seed)
+    console.print_json(json.dumps(record))
+
+
+@app.command()
+def reject(
+    runs: list[Path] = typer.Argument(..., help="Synthesis run directories."),
+    game: str = typer.Option(..., help="The registered game."),
+    out: Path = typer.Option(Path("rejection.json")),
+    planner: str = typer.Option("ismcts", help="ismcts | mcts"),
+    settings: str = typer.Option("sims=100:rollouts=1"),
+    matches: int = typer.Option(2, help="Matches per pair, host model and seat."),
+    threshold: float = typer.Option(0.1, help="Fraction of the utility range."),
+) -> None:
+    """Play the rejection tournament (App. E) and print kept and rejected models."""
+    from ggp.core.registry import make_game
+    from ggp.synth.rejection import reject_bad_samples
+
+    record = reject_bad_samples(runs, make_game(game).metadata, out, planner=planner,
+                                settings=settings, matches=matches, threshold=threshold)
+    for run, score in zip(record["config"]["runs"], record["scores"]):
+        mark = "kept" if run in record["kept"] else "[red]rejected[/]"
+        console.print(f"{score:+.3f}  {mark}  {run}")
+
+
+@app.command()
+def accuracy(
+    run: Path = typer.Argument(..., help="A synthesis run directory or model file."),
+    arena: Path = typer.Option(..., help="An arena results directory."),
+    game: str = typer.Option(..., help="The registered game (ground truth)."),
+    max_games: int = typer.Option(50),
+) -> None:
+    """Transition and inference accuracy of RUN's model on the games of ARENA."""
+    from ggp.core.registry import make_game
+    from ggp.cwm.accuracy import arena_accuracy
+
+    console.print_json(json.dumps(arena_accuracy(run, arena, make_game(game),
+                                                 max_games=max_games)))
+
+
+def register(main: typer.Typer) -> None:
+    main.add_typer(app, name="cwm")

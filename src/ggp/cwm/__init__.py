@@ -1,0 +1,17 @@
+"""Playing with synthesized code world models (seed 000 §4.2–4.4, App. E, G.6).
+
+Synthesized code is untrusted: it runs only inside sandboxed worker processes
+(:mod:`ggp.cwm.worker`). Parts:
+
+* :mod:`ggp.cwm.worker` — the worker entry: an agent planning on a CWM (play-time
+  inference with validation, retries and a logged random fallback), or a CWM hosting a
+  match as the "true" game;
+* :mod:`ggp.cwm.hosted` — a :class:`~ggp.core.model.WorldModel` whose functions run in
+  such a worker, so the arena's match runner can play on a synthesized model;
+* :mod:`ggp.cwm.rundir` — finding the model, inference and value files of a synthesis run;
+* :mod:`ggp.cwm.accuracy` — online transition accuracy of a CWM on arena trajectories;
+* :mod:`ggp.cwm.experiment` — the paper's experiment for one game (synthesize K runs,
+  reject bad samples, arena, tables and plots).
+
+See docs/cwm.md.
+"""

@@ -1,0 +1,89 @@
+"""A code world model hosted in a sandboxed worker, usable as the "true" game of a match.
+
+:func:`hosted_model` returns a :class:`~ggp.core.model.WorldModel` whose protocol
+functions are calls into a :mod:`ggp.cwm.worker` child (role ``host``), so
+:func:`ggp.arena.match.play_match` can play on a synthesized model without running its
+code in this process. Each call is a round trip over a pipe (about a millisecond); a
+failure of the hosted code raises :class:`HostFailure`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ggp.core.errors import GGPError
+from ggp.core.model import WorldModel
+from ggp.core.protocol import GameMetadata
+from ggp.cwm.rundir import model_file, model_source
+from ggp.sandbox import Limits, SandboxFailure, Worker
+
+
+class HostFailure(GGPError):
+    """The hosted model failed (raised, timed out, crashed) during a match."""
+
+
+class _Remote:
+    """The protocol namespace forwarding each function to the worker."""
+
+    def __init__(self, worker: Worker, seconds: float) -> None:
+        self._worker, self._seconds = worker, seconds
+        self.INITIAL_STATE = self._call("initial_state")
+
+    def _call(self, method: str, **params: Any) -> Any:
+        try:
+            return self._worker.call(method, params, timeout=self._seconds)
+        except SandboxFailure as exc:
+            raise HostFailure(f"the hosted model failed in {method} ({exc.kind}): "
+                              f"{exc.detail[-500:]}") from exc
+
+    def get_current_player(self, state):
+        return self._call("current_player", state=state)
+
+    def get_player_name(self, player_id):
+        return self._call("player_name", player=player_id)
+
+    def get_legal_actions(self, state):
+        return self._call("legal_actions", state=state)
+
+    def apply_action(self, state, action):
+        return self._call("apply", state=state, action=action)
+
+    def get_rewards(self, state):
+        return self._call("rewards", state=state)
+
+    def get_observations(self, state):
+        return self._call("observations", state=state)
+
+    def get_chance_outcomes(self, state):
+        return [tuple(pair) for pair in self._call("chance_outcomes", state=state)]
+
+
+class HostedModel(WorldModel):
+    """A :class:`WorldModel` over a worker; :meth:`close` stops the worker."""
+
+    def __init__(self, source: str | Path, metadata: GameMetadata, *,
+                 call_seconds: float = 10.0, memory_mb: int = 1024) -> None:
+        path = model_file(source)
+        init = {"role": "host", "source": model_source(path), "filename": str(path),
+                "metadata": metadata.to_dict()}
+        try:
+            self.worker = Worker("ggp.cwm.worker", init, start_timeout=60.0,
+                                 limits=Limits(memory_mb=memory_mb, cpu_seconds=3600))
+        except SandboxFailure as exc:
+            raise HostFailure(f"the model {path} does not load ({exc.kind}): "
+                              f"{exc.detail[-500:]}") from exc
+        namespace = _Remote(self.worker, call_seconds)
+        super().__init__(namespace, name=f"hosted:{path.parent.name}", trusted=True,
+                         metadata=metadata, rules="")
+
+    def close(self) -> None:
+        self.worker.close()
+
+
+def hosted_model(source: str | Path, metadata: GameMetadata, **kwargs: Any) -> HostedModel:
+    """Start a worker hosting the model of ``source`` (a run directory or ``.py`` file)."""
+    return HostedModel(source, metadata, **kwargs)
+
+
+__all__ = ["HostFailure", "HostedModel", "hosted_model"]

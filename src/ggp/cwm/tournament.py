@@ -1,0 +1,68 @@
+"""Matches played on synthesized models (hosted in sandboxed workers).
+
+Used by value-function selection (:mod:`ggp.synth.value`) and bad-sample rejection
+(:mod:`ggp.synth.rejection`). Seed 000 App. E counts an execution failure as a loss for
+both players: when the hosted model fails, or an agent's worker fails for a reason other
+than an illegal move (an exception, a crash, a timeout, a resource limit), every player
+gets the game's minimum utility. An illegal move is an ordinary forfeit.
+"""
+
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+from typing import Any
+
+from ggp.agents import make_agent
+from ggp.arena.match import play_match
+from ggp.arena.tournament import match_seed, seed_global_generators
+from ggp.core.errors import GGPError
+from ggp.core.protocol import GameMetadata
+from ggp.cwm.hosted import HostedModel
+
+
+def play_hosted(host: str | Path, metadata: GameMetadata, specs: list[str],
+                seed: int) -> tuple[list[float], str]:
+    """One match of ``specs`` (one per seat) on the model of ``host``.
+
+    Returns the returns and ``""``, or everyone's minimum utility and the reason when an
+    execution failure ended the match."""
+    lowest = [metadata.min_utility] * metadata.num_players
+    seed_global_generators(seed)
+    try:
+        model = HostedModel(host, metadata)
+    except GGPError as exc:
+        return lowest, f"host: {exc}"
+    agents = []
+    try:
+        agents = [make_agent(spec, model) for spec in specs]
+        result = play_match(model, agents, seed=seed, record_states=False, max_steps=10_000)
+    except (GGPError, RuntimeError) as exc:
+        return lowest, f"host: {type(exc).__name__}: {str(exc)[:300]}"
+    finally:
+        for agent in agents:
+            agent.close()
+        model.close()
+    if result.forfeit is not None and result.forfeit.reason != "illegal":
+        return lowest, f"seat {result.forfeit.player}: {result.forfeit.reason}"
+    return result.returns, ""
+
+
+def duel_on_model(host: str | Path, metadata: GameMetadata, agent: str, opponent: str, *,
+                  matches: int, seed: int = 0) -> dict[str, Any]:
+    """``agent`` against ``opponent`` on the hosted model, ``matches`` per seat.
+
+    ``margin`` is the mean of (agent's return − mean return of the others)."""
+    margins, failures = [], 0
+    n = metadata.num_players
+    for seat in range(n):
+        for k in range(matches):
+            specs = [opponent] * n
+            specs[seat] = agent
+            returns, failure = play_hosted(host, metadata, specs,
+                                           match_seed(seed, f"duel|{seat}|{k}"))
+            failures += bool(failure)
+            others = [r for i, r in enumerate(returns) if i != seat]
+            margins.append(returns[seat] - sum(others) / len(others))
+    return {"matches": len(margins), "margin": statistics.fmean(margins),
+            "failures": failures}

@@ -1,0 +1,102 @@
+"""CWM agents play from a run directory inside a sandboxed worker."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from cwm_fixtures import mutate, run_dir, source
+
+from ggp.agents import make_agent
+from ggp.arena.match import play_match
+from ggp.core.registry import make_game
+from ggp.cwm.hosted import hosted_model
+
+
+def _play(game: str, specs: list[str], seed: int = 0):
+    model = make_game(game)
+    agents = [make_agent(spec, model) for spec in specs]
+    try:
+        return play_match(model, agents, seed=seed), agents
+    finally:
+        for agent in agents:
+            agent.close()
+
+
+def test_cwm_ismcts_plays_leduc_with_validated_inference(tmp_path):
+    run = run_dir(tmp_path, "run", source("leduc_poker"))
+    log = tmp_path / "play.jsonl"
+    for seed in range(2):
+        result, agents = _play("leduc_poker", [f"cwm_ismcts:run={run}:sims=30:rollouts=1:log={log}",
+                                              "random"], seed)
+        assert result.forfeit is None
+        report = agents[0].report
+        assert report["stats"]["fallbacks"] == 0
+        assert report["stats"]["resample_valid"] == report["stats"]["resample_calls"] > 0
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(lines) == 2 and lines[0]["agent"] == "cwm-ismcts"
+
+
+def test_broken_inference_falls_back_to_a_random_legal_action_and_logs_it(tmp_path, caplog):
+    # resample_history deals the player a card it does not hold: never consistent
+    bad = mutate(source("leduc_poker"),
+                 ("cards[player_id] = mine",
+                  "cards[player_id] = 'Ks' if mine != 'Ks' else 'Kh'"),
+                 ('cards = list(last["showdown_cards"])',
+                  'cards = ["Ks", "Kh"] if mine not in ("Ks", "Kh") else ["Js", "Jh"]'))
+    run = run_dir(tmp_path, "bad", bad)
+    log = tmp_path / "play.jsonl"
+    with caplog.at_level("WARNING", logger="ggp.cwm"):
+        result, agents = _play("leduc_poker", [f"cwm_ismcts:run={run}:sims=10:rollouts=1:log={log}",
+                                              "random"])
+    assert result.forfeit is None  # the fallback's actions are legal (the model is right)
+    stats = agents[0].report["stats"]
+    assert stats["fallbacks"] == stats["moves"] > 0
+    assert stats["resample_valid"] == 0 and stats["resample_failures"] > 0
+    assert stats["resample_calls"] == 10 * stats["resample_failures"]  # 10 retries each
+    assert "search failed" in caplog.text
+    line = json.loads(log.read_text().splitlines()[0])
+    assert "no sample consistent" in line["fallbacks"][0]["reason"]
+
+
+def test_cwm_code_never_runs_in_this_process(tmp_path):
+    marker = tmp_path / "pids.txt"
+    spy = (f"import os\nwith open({str(marker)!r}, 'a') as _f:\n"
+           "    _f.write(str(os.getpid()) + '\\n')\n\n" + source("tic_tac_toe"))
+    run = run_dir(tmp_path, "spy", spy)
+    result, _ = _play("tic_tac_toe", [f"cwm_mcts:run={run}:sims=10:rollouts=1", "random"])
+    assert result.forfeit is None
+    pids = {int(p) for p in marker.read_text().split()}
+    assert pids and os.getpid() not in pids
+
+
+def test_missing_run_is_a_clear_error(tmp_path):
+    from ggp.cwm.rundir import CWMSourceError
+
+    with pytest.raises(CWMSourceError, match="synthesis run directory"):
+        make_agent(f"cwm_ismcts:run={tmp_path / 'nothing'}", make_game("leduc_poker"))
+
+
+def test_hosted_model_plays_a_match_in_a_worker(tmp_path):
+    run = run_dir(tmp_path, "run", source("leduc_poker"))
+    truth = make_game("leduc_poker")
+    hosted = hosted_model(run, truth.metadata)
+    try:
+        agents = [make_agent("random", hosted), make_agent("random", hosted)]
+        result = play_match(hosted, agents, seed=3)
+    finally:
+        hosted.close()
+    assert result.forfeit is None
+    # the same actions on the reference game give the same returns
+    state = truth.initial_state()
+    for step in result.steps:
+        state = truth.apply(state, step["action"])
+    assert truth.is_terminal(state)
+
+
+def test_cwm_agent_without_a_run_is_a_spec_error():
+    from ggp.agents import AgentSpecError
+
+    with pytest.raises(AgentSpecError, match="run=DIR"):
+        make_agent("cwm_mcts", make_game("tic_tac_toe"))
