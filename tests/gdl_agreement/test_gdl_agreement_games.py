@@ -1,6 +1,6 @@
 """GDL / GDL-II descriptions agree with the reference games (issue 9).
 
-Blind tic-tac-toe (our own GDL-II description in ggp/gdl/library) and Monty Hall, tic-tac-toe
+Blind tic-tac-toe (our own GDL-II descriptions in ggp/gdl/games, KIF and infix) and Monty Hall, tic-tac-toe
 and connect four (public descriptions in shared/gdl) are walked in lock-step with the
 reference games over many seeded random games; see lockstep.py for what is checked and
 docs/gdl_agreement.md for the mappings.
@@ -27,7 +27,7 @@ from tests.gdl_agreement.lockstep import (
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = next((p for p in (REPO.parent / "shared" / "gdl", Path("/work/shared/gdl"))
                if p.is_dir()), None)
-LIBRARY = files("ggp.gdl") / "library"
+BUNDLED = files("ggp.gdl") / "games"  # the GDL descriptions shipped with ggp
 
 
 def shared(relative: str):
@@ -68,8 +68,9 @@ def blind_same_view(ref_obs, gdl_obs) -> bool:
 BLIND = Pairing(to_gdl=blind_to_gdl, goals_to_returns=win_loss, same_view=blind_same_view)
 
 
-def test_blind_tic_tac_toe_gdl_ii_agrees_with_the_reference():
-    gdl = load_gdl_model(LIBRARY / "blind_tic_tac_toe.gdl")
+@pytest.mark.parametrize("name", ["blind_tic_tac_toe.kif", "blind_tictactoe.gdl"])
+def test_blind_tic_tac_toe_gdl_ii_agrees_with_the_reference(name):
+    gdl = load_gdl_model(BUNDLED / name)
     assert gdl.metadata.extra["gdl_ii"] and gdl.metadata.chance
     report = walk_many(load_model("blind_tic_tac_toe"), gdl, BLIND, games=600, seed=1)
     # Coins were tossed both when they mattered and when they did not, and the
@@ -111,7 +112,7 @@ def test_blind_tic_tac_toe_information_sets_are_equal():
     """At every decision of the first three rounds along 40 walks, the states a player
     cannot tell from the true one are the same in both models, with the same
     probabilities (chance as given, the opponent uniform)."""
-    gdl = load_gdl_model(LIBRARY / "blind_tic_tac_toe.gdl")
+    gdl = load_gdl_model(BUNDLED / "blind_tic_tac_toe.kif")
     ref = load_model("blind_tic_tac_toe")
     checked = []
 
@@ -133,7 +134,7 @@ def test_a_biased_coin_changes_the_information_sets():
     from ggp.core.errors import BeliefError
     from ggp.gdl.adapter import load_gdl_text
 
-    text = (LIBRARY / "blind_tic_tac_toe.gdl").read_text()
+    text = (BUNDLED / "blind_tic_tac_toe.kif").read_text()
     rule = "(<= (legal random (tiebreak ?m)) (mark_of ?r ?m))"
     assert rule in text
     biased = load_gdl_text(text.replace(rule, "(legal random (tiebreak x))"), name="biased")
@@ -151,14 +152,14 @@ def test_a_biased_coin_changes_the_information_sets():
             if not same_belief(ref_set, gdl_set, blind_ref_key, blind_gdl_key):
                 differ.append(ref_view)
 
-    walk_many(ref, load_gdl_model(LIBRARY / "blind_tic_tac_toe.gdl"),
+    walk_many(ref, load_gdl_model(BUNDLED / "blind_tic_tac_toe.kif"),
               replace(BLIND, on_decision=compare), games=10, seed=6)
     assert differ
 
 
 def test_a_wrong_percept_is_caught():
     """Telling black "ok" on every try breaks the agreement (the check is not vacuous)."""
-    text = (LIBRARY / "blind_tic_tac_toe.gdl").read_text()
+    text = (BUNDLED / "blind_tic_tac_toe.kif").read_text()
     from ggp.gdl.adapter import load_gdl_text
 
     leaky = load_gdl_text(text + "\n(<= (sees black ok) (does black (mark ?i ?j)))\n",
@@ -231,7 +232,7 @@ def c4_view(colours: dict[str, str], fluent: str):
 
 
 def test_our_connect_four_gdl_agrees_with_the_reference():
-    gdl = load_gdl_model(LIBRARY / "connect_four.kif")
+    gdl = load_gdl_model(BUNDLED / "connect_four.kif")
     pairing = Pairing(to_gdl=c4_to_gdl, goals_to_returns=win_loss,
                       same_view=c4_view({"x": "red", "o": "yellow"}, "disc"))
     report = walk_many(load_model("connect_four"), gdl, pairing, games=300, seed=5)
@@ -262,7 +263,7 @@ def test_a_missing_line_direction_is_caught():
     """Without its falling diagonals our connect four GDL disagrees (not vacuous)."""
     from ggp.gdl.adapter import load_gdl_text
 
-    text = (LIBRARY / "connect_four.kif").read_text()
+    text = (BUNDLED / "connect_four.kif").read_text()
     rule = "(<= (step southeast ?c ?r ?d ?s) (right ?c ?d) (up ?s ?r))"
     assert rule in text
     gdl = load_gdl_text(text.replace(rule, ""), name="no_southeast")
