@@ -9,6 +9,7 @@ import re
 import pytest
 
 from ggp.core.errors import ModelLoadError
+from ggp.core.protocol import canonical_json
 from ggp.core.registry import make_game
 
 
@@ -114,11 +115,14 @@ def test_matches_openspiel(h, w, sizes, values, shots, repeated, lm):
     assert ours.metadata.min_utility == theirs.min_utility()
     assert ours.metadata.max_utility == theirs.max_utility()
     rng = random.Random(h * 100 + w * 10 + shots)
+    views = set()  # (player, our observation, OpenSpiel information state)
     for _ in range(60):  # 5 configs x 60 = 300 games
         state, ref = ours.initial_state(), theirs.new_initial_state()
         while not ours.is_terminal(state):
             player = ours.current_player(state)
             assert ref.current_player() == player
+            views.add((player, canonical_json(ours.observation(state, player)),
+                       ref.information_state_string(player)))
             mapping = {_from_openspiel(ref.action_to_string(player, a)): a
                        for a in ref.legal_actions()}
             legal = ours.legal_actions(state)
@@ -132,7 +136,29 @@ def test_matches_openspiel(h, w, sizes, values, shots, repeated, lm):
                 assert model_last_result(ours, state, player) == result
         assert ref.is_terminal()
         assert ours.rewards(state) == pytest.approx(ref.returns())
+    # Same information: equal observations exactly when OpenSpiel's information states are.
+    for player in (0, 1):
+        seen = {(o, i) for p, o, i in views if p == player}
+        assert len({o for o, _ in seen}) == len({i for _, i in seen}) == len(seen)
 
 
 def model_last_result(model, state, player):
     return model.observation(state, player)["shots"][-1]["result"]
+
+
+def test_ship_list_parameters_parse_in_every_accepted_form():
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from ggp.games.battleship import _parse_list
+
+    @given(st.lists(st.integers(min_value=1, max_value=9), min_size=1, max_size=6))
+    def check(sizes):
+        text = ";".join(map(str, sizes))
+        assert _parse_list(f"[{text}]", "ship_sizes", int) == sizes
+        assert _parse_list(text, "ship_sizes", int) == sizes
+        assert _parse_list(sizes, "ship_sizes", int) == sizes
+
+    check()
+    with pytest.raises(ValueError):
+        _parse_list("[2;x]", "ship_sizes", int)

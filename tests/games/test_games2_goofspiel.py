@@ -145,3 +145,38 @@ def test_matches_openspiel(num_cards, order, returns):
         assert ours.rewards(state) == pytest.approx(ref.returns())
         assert ours.metadata.min_utility <= min(ref.returns())
         assert max(ref.returns()) <= ours.metadata.max_utility
+
+
+@pytest.mark.parametrize("num_cards,order", [(3, "random"), (4, "random"), (5, "descending")])
+def test_observations_partition_histories_like_openspiel_information_states(num_cards, order):
+    """Over every decision point of the game, two histories look the same to a player in
+    our model exactly when they share OpenSpiel's information state."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from ggp.core.protocol import canonical_json
+
+    params = f"num_cards={num_cards},points_order={order}"
+    ours = make_game(f"goofspiel({params})")
+    theirs = pyspiel.load_game(f"goofspiel(imp_info=True,{params})")
+    pairs = set()
+
+    def walk(state, ref, pending):
+        player = ours.current_player(state)
+        if player == TERMINAL:
+            return
+        for action in ours.legal_actions(state):
+            card = int(action.split()[-1]) - 1
+            child_ref = ref
+            if player == CHANCE:
+                child_ref = ref.child(card)
+            else:
+                pairs.add((player, canonical_json(ours.observation(state, player)),
+                           ref.information_state_string(player)))
+                if player == 1:
+                    child_ref = ref.clone()
+                    child_ref.apply_actions([pending, card])
+            walk(ours.apply(state, action), child_ref, card if player == 0 else None)
+
+    walk(ours.initial_state(), theirs.new_initial_state(), None)
+    for player in (0, 1):
+        mine = {(o, i) for p, o, i in pairs if p == player}
+        assert len({o for o, _ in mine}) == len({i for _, i in mine}) == len(mine)

@@ -27,8 +27,10 @@ REPLAY_GAMES = [
     ("goofspiel(num_cards=8,returns_type=point_difference)", 15),
     ("battleship", 60),
     ("battleship(board_height=5,board_width=5,ship_sizes=[3;2;2])", 4),
-    ("battleship(board_height=4,board_width=3,ship_sizes=[1;2],num_shots=6,"
-     "allow_repeated_shots=true)", 30),
+    (("battleship(board_height=4,board_width=3,ship_sizes=[1;2],num_shots=6,"
+      "allow_repeated_shots=true)"), 30),
+    ("hand_of_war", 60),
+    ("blind_tic_tac_toe", 40),
 ]
 
 
@@ -112,23 +114,43 @@ def information_set(model, history, player):
     return found
 
 
+# (game, trajectories, most decisions of the player so far: bounds the enumeration cost)
 DISTRIBUTION_CASES = [
-    ("goofspiel(num_cards=3)", 3),
-    ("goofspiel(num_cards=4)", 3),
-    ("goofspiel(num_cards=4,points_order=descending)", 3),
-    ("battleship", 4),
+    ("goofspiel(num_cards=3)", 3, 9),
+    ("goofspiel(num_cards=4)", 3, 9),
+    ("goofspiel(num_cards=4,points_order=descending)", 3, 9),
+    ("battleship", 4, 99),
+    ("blind_tic_tac_toe", 6, 3),
 ]
 
 
-@pytest.mark.parametrize("spec,trajectories", DISTRIBUTION_CASES)
-def test_sample_distribution_matches_exact_enumeration(spec, trajectories):
+@pytest.mark.parametrize("spec,trajectories,max_decisions", DISTRIBUTION_CASES)
+def test_sample_distribution_matches_exact_enumeration(spec, trajectories, max_decisions):
+    _check_distribution(make_game(spec), trajectories, max_decisions, seed=11)
+
+
+def test_battleship_rejection_sampler_is_exact(monkeypatch):
+    """Large boards use stratified rejection sampling instead of enumeration; force it on
+    the 3x3 game and compare with exact enumeration."""
+    from ggp.games import battleship
+
+    monkeypatch.setattr(battleship, "_ENUMERATION_LIMIT", 0)
+    battleship._fleet_space.cache_clear()
+    try:
+        _check_distribution(make_game("battleship"), 4, 99, seed=12)
+    finally:
+        battleship._fleet_space.cache_clear()
+
+
+def _check_distribution(model, trajectories, max_decisions, seed):
     stats = pytest.importorskip("scipy.stats")
-    model = make_game(spec)
-    rng = random.Random(11)
+    rng = random.Random(seed)
     tested = 0
     for _ in range(trajectories):
         _, _, _, points = random_trajectory(model, rng)
         for player, history in points[1::2]:  # every other decision point keeps it quick
+            if len(history) > max_decisions:
+                continue
             exact = information_set(model, history, player)
             assert exact, "the true history must be in its own information set"
             if len(exact) < 2 or len(exact) > 150:
@@ -142,6 +164,52 @@ def test_sample_distribution_matches_exact_enumeration(spec, trajectories):
             observed = [counts[k] for k in keys]
             expected = [draws * exact[k] / total for k in keys]
             p_value = stats.chisquare(observed, expected).pvalue
-            assert p_value > 1e-4, (spec, len(keys), p_value)
+            assert p_value > 1e-4, (model.name, len(keys), p_value)
             tested += 1
     assert tested >= 2
+
+
+def test_battleship_rejection_sampler_agrees_with_enumeration_on_5x5(monkeypatch):
+    """On 5x5 information sets with hits, the rejection sampler and exact enumeration give
+    the same distribution of which opponent ships lie on the hit cells, and of the first
+    ship's orientation."""
+    stats = pytest.importorskip("scipy.stats")
+    from ggp.games import battleship
+
+    model = make_game("battleship(board_height=5,board_width=5,ship_sizes=[3;2;2])")
+    rng = random.Random(3)
+    cases = []
+    while len(cases) < 3:
+        _, _, _, points = random_trajectory(model, rng)
+        for player, history in points:
+            shots = [s for s in history[-1][0]["shots"] if s["player"] == player]
+            if sum(s["result"] == "hit" for s in shots) >= 2 and len(shots) < 12:
+                cases.append((player, history))
+                break
+    for player, history in cases:
+        hits = {tuple(s["cell"]) for s in history[-1][0]["shots"]
+                if s["player"] == player and s["result"] != "miss"}
+        counts = []
+        for limit in (battleship._ENUMERATION_LIMIT, 0):
+            monkeypatch.setattr(battleship, "_ENUMERATION_LIMIT", limit)
+            battleship._fleet_space.cache_clear()
+            counts.append(Counter(
+                _fleet_statistic(model.resample_history(history, player, rng=rng)[1 - player:6:2],
+                                 (3, 2, 2), hits)
+                for _ in range(1500)))
+        battleship._fleet_space.cache_clear()
+        keys = sorted(set(counts[0]) | set(counts[1]))
+        if len(keys) >= 2:
+            table = [[c[k] for k in keys] for c in counts]
+            assert stats.chi2_contingency(table).pvalue > 1e-4, (keys, table)
+
+
+def _fleet_statistic(placements, sizes, hits):
+    """Which ships cover a hit cell, and the first ship's orientation."""
+    covering = []
+    for action, size in zip(placements, sizes):
+        r, c = (int(x) for x in action[action.index("(") + 1:-1].split(","))
+        horizontal = "horizontally" in action
+        cells = {(r, c + i) if horizontal else (r + i, c) for i in range(size)}
+        covering.append(bool(cells & hits))
+    return tuple(covering) + ("horizontally" in placements[0],)

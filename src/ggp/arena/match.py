@@ -2,8 +2,19 @@
 
 The runner owns the true state: it samples chance moves, shows each agent only its own
 action-observation history, checks every answer against the legal actions and records the
-full trajectory. An agent that raises or answers with an illegal action forfeits (see
-:func:`forfeit_returns` for what a forfeit scores).
+full trajectory (every step, every player's observation-action history, move times).
+
+An agent forfeits, and the match ends at once, when it fails to produce a legal action:
+
+* ``illegal`` — it answered with an action that is not legal in the true state;
+* ``exception`` — it raised (in ``start`` or ``act``);
+* ``timeout`` — it took longer than ``move_seconds`` (an in-process agent is only judged
+  after it returns; a sandboxed agent is killed at the deadline);
+* ``memory``, ``cpu``, ``output``, ``crash``, ``protocol`` — its sandboxed worker ran out
+  of memory or CPU time, printed too much, died, or answered nonsense
+  (:class:`ggp.sandbox.SandboxFailure` kinds).
+
+See :func:`forfeit_returns` for what a forfeit scores.
 """
 
 from __future__ import annotations
@@ -16,11 +27,12 @@ from typing import Any, Callable, Sequence
 from ggp.agents.base import Agent, MatchInfo
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, Action, GameMetadata, ObsActionHistory
+from ggp.sandbox import SandboxFailure
 
 
 @dataclass(frozen=True)
 class Forfeit:
-    """Why a player lost by forfeit: ``illegal``, ``exception``, ``timeout`` or ``crash``."""
+    """Why a player lost by forfeit (``reason``: see the module docstring)."""
 
     player: int
     reason: str
@@ -38,6 +50,7 @@ class MatchResult:
     forfeit: Forfeit | None
     steps: list[dict[str, Any]] = field(default_factory=list)
     move_seconds: list[list[float]] = field(default_factory=list)
+    histories: list[ObsActionHistory] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -48,6 +61,7 @@ class MatchResult:
             "forfeit": None if self.forfeit is None else vars(self.forfeit),
             "steps": self.steps,
             "move_seconds": self.move_seconds,
+            "histories": self.histories,
         }
 
 
@@ -72,22 +86,29 @@ def play_match(
     seed: int = 0,
     max_steps: int = 100_000,
     record_states: bool = True,
+    move_seconds: float | None = None,
     on_step: Callable[[dict[str, Any]], None] | None = None,
 ) -> MatchResult:
-    """Play ``agents`` (one per seat) against each other on ``model``."""
+    """Play ``agents`` (one per seat) against each other on ``model``.
+
+    ``seed`` fixes the chance moves and each agent's seed (``seed * 1000 + seat``), so a
+    match between deterministic-given-seed agents is reproducible. ``move_seconds``, when
+    given, is the time an agent may take per move (see the module docstring). Exceptions
+    an agent raises in ``end`` are ignored: the result is already decided.
+    """
     rng = random.Random(seed)
     n = model.num_players
     if len(agents) != n:
         raise ValueError(f"{model.name} needs {n} agents, got {len(agents)}")
-    for seat, agent in enumerate(agents):
-        agent.start(MatchInfo(model.name, seat, n, seed * 1000 + seat, model.rules))
     histories: list[ObsActionHistory] = [[] for _ in range(n)]
     times: list[list[float]] = [[] for _ in range(n)]
-    state = model.initial_state()
-    returns = [0.0] * n
     steps: list[dict[str, Any]] = []
-    forfeit = None
+    returns = [0.0] * n
+    forfeit = _start_all(model, agents, seed)
+    state = model.initial_state()
     for _ in range(max_steps):
+        if forfeit:
+            break
         player = model.current_player(state)
         if player == TERMINAL:
             break
@@ -95,7 +116,7 @@ def play_match(
             action = model.sample_chance(state, rng)
         else:
             action, forfeit = _ask(model, agents[player], player, state, histories[player],
-                                   times[player])
+                                   times[player], move_seconds)
             if forfeit:
                 break
         step = {"player": player, "action": action}
@@ -113,8 +134,29 @@ def play_match(
     if forfeit:
         returns = forfeit_returns(model.metadata, forfeit.player)
     for seat, agent in enumerate(agents):
-        agent.end(histories[seat], returns)
-    return MatchResult(model.name, [a.name for a in agents], seed, returns, forfeit, steps, times)
+        try:
+            agent.end(histories[seat], returns)
+        except Exception:  # noqa: BLE001, S110 - the outcome no longer depends on it
+            pass
+    return MatchResult(model.name, [a.name for a in agents], seed, returns, forfeit, steps,
+                       times, histories)
+
+
+def _start_all(model: WorldModel, agents: Sequence[Agent], seed: int) -> Forfeit | None:
+    """Tell every agent the match starts; the first one that fails forfeits."""
+    n = model.num_players
+    for seat, agent in enumerate(agents):
+        try:
+            agent.start(MatchInfo(model.name, seat, n, seed * 1000 + seat, model.rules))
+        except Exception as exc:  # noqa: BLE001 - any agent failure is a forfeit
+            return Forfeit(seat, *_failure_reason(exc))
+    return None
+
+
+def _failure_reason(exc: Exception) -> tuple[str, str]:
+    if isinstance(exc, SandboxFailure):
+        return exc.kind, exc.detail[-2000:]
+    return "exception", f"{type(exc).__name__}: {exc}"
 
 
 def _ask(
@@ -124,16 +166,23 @@ def _ask(
     state: dict,
     history: ObsActionHistory,
     times: list[float],
+    move_seconds: float | None,
 ) -> tuple[Action | None, Forfeit | None]:
     history.append((model.observation(state, player), None))
+    observe = getattr(agent, "observe_true_state", None)
+    if observe is not None:  # only cheating baselines (e.g. "clairvoyant") define this hook
+        observe(state)
     started = time.perf_counter()
     try:
         action = agent.act(list(history))
     except Exception as exc:  # noqa: BLE001 - any agent failure is a forfeit
-        return None, Forfeit(player, "exception", f"{type(exc).__name__}: {exc}")
+        return None, Forfeit(player, *_failure_reason(exc))
     finally:
         times.append(time.perf_counter() - started)
-    if action not in model.legal_actions(state):
-        return None, Forfeit(player, "illegal", f"{action!r} is not legal")
+    if move_seconds is not None and times[-1] > move_seconds:
+        return None, Forfeit(player, "timeout",
+                             f"took {times[-1]:.3f} s, the limit is {move_seconds:g} s")
+    if not isinstance(action, str) or action not in model.legal_actions(state):
+        return None, Forfeit(player, "illegal", f"{repr(action)[:200]} is not legal")
     history[-1] = (history[-1][0], action)
     return action, None

@@ -49,16 +49,31 @@ def _check_observation(model, state, player, history, step, index) -> None:
 
 
 def sample_with_model(
-    model: WorldModel, history: ObsActionHistory, player: int, *, retries: int = 10
+    model: WorldModel,
+    history: ObsActionHistory,
+    player: int,
+    *,
+    retries: int = 10,
+    cache: dict[tuple[Action, ...], State] | None = None,
 ) -> State:
     """Sample with the model's ``resample_history`` (preferred) or ``resample_state``,
-    validating each sample; up to ``retries`` attempts."""
+    validating each sample; up to ``retries`` attempts.
+
+    ``cache`` (optional, owned by the caller and tied to this ``history`` and ``player``)
+    remembers the state of every action sequence already validated, so a searcher that
+    draws many samples of the same decision replays each distinct history only once.
+    """
     last_error: Exception | None = None
     for _ in range(retries):
         try:
             if model.has("resample_history"):
-                actions = model.resample_history(history, player)
-                return replay_history(model, list(actions), player, history)
+                actions = tuple(model.resample_history(history, player))
+                if cache is not None and actions in cache:
+                    return cache[actions]
+                state = replay_history(model, list(actions), player, history)
+                if cache is not None:
+                    cache[actions] = state
+                return state
             state = model.resample_state(history, player)
             if model.current_player(state) == player and model.same(
                 model.observation(state, player), history[-1][0]

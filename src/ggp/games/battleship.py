@@ -14,7 +14,9 @@ Action names and their OpenSpiel counterparts (player p):
 
 from __future__ import annotations
 
+import math
 import random
+from functools import lru_cache
 from typing import Any
 
 from ggp.core.errors import BeliefError
@@ -30,7 +32,8 @@ PARAMETERS = {
     "loss_multiplier": 1.0,
 }
 
-# Above this many search nodes, inference switches from enumeration to rejection sampling.
+# Above this many candidate combinations, inference switches from enumeration to rejection
+# sampling.
 _ENUMERATION_LIMIT = 200_000
 _REJECTION_TRIES = 200_000
 
@@ -192,9 +195,9 @@ class Battleship:
         Shots are public, so the only hidden information is where the opponent placed the
         ships it has placed so far. The result is uniform over the opponent placement
         sequences that agree with the results of the player's shots: exact enumeration
-        when the consistent set is small enough, otherwise rejection sampling from the
-        product of per-ship candidate lists (also exactly uniform, but may give up with a
-        ``BeliefError`` when consistent placements are very rare).
+        when there are at most ``_ENUMERATION_LIMIT`` candidate combinations, otherwise
+        stratified rejection sampling (also exactly uniform; it gives up with a
+        ``BeliefError`` after ``_REJECTION_TRIES`` rejected proposals).
         """
         rng = rng or random.Random()
         obs = obs_action_history[-1][0]
@@ -228,13 +231,18 @@ class Battleship:
     def _consistent_placements(self, index: int, my_shots: list[dict]) -> list[tuple]:
         """Placements of opponent ship ``index`` that, on their own, reproduce the results
         of every shot of ours that lands on them (and cover no missed cell)."""
+        shots_at: dict[tuple, list] = {}  # cell -> [(cells shot so far, result), ...]
+        so_far: set = set()
+        for shot in my_shots:
+            cell = tuple(shot["cell"])
+            so_far = so_far | {cell}
+            shots_at.setdefault(cell, []).append((so_far, shot["result"]))
         size = self.sizes[index]
         result = []
         for placement in self._placements(size):
-            cells = [list(x) for x in _cells(*placement, size)]
-            earlier = [s["cell"] for s in my_shots]
-            if all(shot["result"] == _shot_result([cells], earlier[:t], shot["cell"])
-                   for t, shot in enumerate(my_shots) if shot["cell"] in cells):
+            cells = set(_cells(*placement, size))
+            if all(res == ("sunk" if cells <= shot_set else "hit")
+                   for cell in cells for shot_set, res in shots_at.get(cell, ())):
                 result.append(placement)
         return result
 
@@ -290,43 +298,76 @@ def _shot_result(target_ships: list, earlier_cells: list, cell: list) -> str:
 def _enumerate_fleets(candidates, sizes, must_cover, rng) -> list[tuple]:
     """A uniform choice among non-overlapping choices, one per candidate list, that cover
     every cell in ``must_cover``."""
-    cell_sets = [[frozenset(_cells(*p, sizes[i])) for p in cands]
-                 for i, cands in enumerate(candidates)]
-    found: list[tuple[int, ...]] = []
-    nodes = 0
-
-    def search(i: int, used: frozenset, chosen: tuple) -> bool:
-        nonlocal nodes
-        nodes += 1
-        if nodes > _ENUMERATION_LIMIT:
-            return False
-        if i == len(candidates):
-            if must_cover <= used:
-                found.append(chosen)
-            return True
-        for j, cells in enumerate(cell_sets[i]):
-            if not used & cells and not search(i + 1, used | cells, chosen + (j,)):
-                return False
-        return True
-
-    if search(0, frozenset(), ()):
+    cell_sets, found, strata = _fleet_space(tuple(map(tuple, candidates)), tuple(sizes),
+                                            frozenset(must_cover))
+    if found is not None:
         if not found:
             raise BeliefError("no opponent ship placement agrees with the shot results")
         pick = rng.choice(found)
         return [candidates[i][j] for i, j in enumerate(pick)]
+    configurations, weights, free = strata
+    if not configurations:
+        raise BeliefError("no opponent ship placement agrees with the shot results")
+    # Exact rejection sampling: draw the placements of the ships on hit cells with weight
+    # = the number of ways to place the other ships freely, then the others uniformly;
+    # every consistent fleet is then equally likely, and so are the accepted ones.
     for _ in range(_REJECTION_TRIES):
-        pick = [rng.randrange(len(c)) for c in candidates]
+        pick = list(rng.choices(configurations, weights=weights)[0])
         used: set = set()
         ok = True
         for i, j in enumerate(pick):
+            if j is None:
+                j = pick[i] = rng.choice(free[i])
             if used & cell_sets[i][j]:
                 ok = False
                 break
             used |= cell_sets[i][j]
-        if ok and must_cover <= used:
+        if ok:
             return [candidates[i][j] for i, j in enumerate(pick)]
     raise BeliefError("rejection sampling found no opponent ship placement in "
                       f"{_REJECTION_TRIES} tries")
+
+
+@lru_cache(maxsize=8)  # repeated sampling from one information set reuses the search
+def _fleet_space(candidates, sizes, must_cover):
+    """The cells of every candidate, and either every consistent combination (as index
+    tuples) or, when there could be too many, the strata for rejection sampling: the ways to
+    cover the hit cells (``None`` for ships placed elsewhere), their weights and, per
+    ship, the candidates that touch no hit cell."""
+    cell_sets = [[frozenset(_cells(*p, sizes[i])) for p in cands]
+                 for i, cands in enumerate(candidates)]
+    if math.prod(len(c) for c in candidates) <= _ENUMERATION_LIMIT:
+        found: list[tuple[int, ...]] = []
+
+        def search(i: int, used: frozenset, chosen: tuple) -> None:
+            if i == len(candidates):
+                if must_cover <= used:
+                    found.append(chosen)
+                return
+            for j, cells in enumerate(cell_sets[i]):
+                if not used & cells:
+                    search(i + 1, used | cells, chosen + (j,))
+
+        search(0, frozenset(), ())
+        return cell_sets, found, None
+    free = [[j for j, cells in enumerate(sets) if not cells & must_cover]
+            for sets in cell_sets]
+    configurations, weights = [], []
+
+    def cover(i: int, used: frozenset, chosen: tuple, weight: int) -> None:
+        if i == len(candidates):
+            if must_cover <= used:
+                configurations.append(chosen)
+                weights.append(weight)
+            return
+        if free[i]:
+            cover(i + 1, used, chosen + (None,), weight * len(free[i]))
+        for j, cells in enumerate(cell_sets[i]):
+            if cells & must_cover and not used & cells:
+                cover(i + 1, used | cells, chosen + (j,), weight)
+
+    cover(0, frozenset(), (), 1)
+    return cell_sets, None, (configurations, weights, free)
 
 
 def make(board_height: int = 3, board_width: int = 3, ship_sizes: Any = "[2;2]",

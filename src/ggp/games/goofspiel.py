@@ -13,8 +13,7 @@ move that turns over the next point card (random order only) is ``"Point card k"
 from __future__ import annotations
 
 import random
-from functools import lru_cache
-from typing import Any
+from functools import cache
 
 from ggp.core.errors import BeliefError
 from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
@@ -270,9 +269,9 @@ def _sample_sequence(n: int, relations: list[tuple[str, int]], rng: random.Rando
         return (rel == "free" or (rel == "<" and card < mine) or (rel == ">" and card > mine)
                 or (rel == "=" and card == mine))
 
-    @lru_cache(maxsize=None)
+    @cache
     def completions(used: int) -> int:
-        r = bin(used).count("1")
+        r = used.bit_count()
         if r == len(relations):
             return 1
         rel, mine = relations[r]

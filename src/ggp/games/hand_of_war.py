@@ -348,7 +348,7 @@ def _arrangements(cards):
     return result
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=200_000)
 def _orders(sequence, hand, remaining):
     """Number of rank sequences for the draw operations of ``sequence`` (draws of k cards
     and plays of a rank) using exactly the cards ``remaining`` (counts per rank, in RANKS

@@ -1,0 +1,216 @@
+"""Search agents: ``mcts``, ``ismcts``, ``moismcts``, ``pimc``, ``clairvoyant``, ``cfr``.
+
+Common settings (``ggp play --players ismcts:sims=1000:rollouts=10,random``):
+
+* ``sims`` simulations per move (1000), ``time`` seconds per move (off by default; with
+  both, whichever ends first), ``rollouts`` random rollouts per leaf (10, seed 000),
+  ``value=true`` to value leaves with the model's ``value_function`` instead,
+  ``uct_c`` exploration in units of the game's utility range (1.0); ``sims=0:time=2``
+  searches by time only;
+* ``belief`` (ismcts, moismcts, pimc): ``auto``, ``model``, ``exact`` or ``generic``
+  (see :mod:`ggp.belief.sampler`); ``determinizations`` (pimc, 10);
+* ``iterations`` (cfr, 1000), ``solver`` (cfr: ``auto``, ``openspiel`` or ``own``).
+
+Every agent draws its randomness from the seed the match gives it, so matches replay
+exactly.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Callable
+
+from ggp.agents import register_agent
+from ggp.agents.base import Agent, MatchInfo
+from ggp.belief.sampler import make_sampler
+from ggp.core.errors import GGPError
+from ggp.core.model import WorldModel
+from ggp.core.protocol import Action, ObsActionHistory, State
+from ggp.search.cfr import CFRPlusSolver, info_key
+from ggp.search.evaluators import Evaluator, RandomRolloutEvaluator, ValueFunctionEvaluator
+from ggp.search.ismcts import ISMCTS
+from ggp.search.mcts import MCTS
+from ggp.search.pimc import PIMC
+
+
+def _evaluator(model: WorldModel, rollouts: int, value: bool) -> Evaluator:
+    if value:
+        if not model.has("value_function"):
+            raise GGPError(f"{model.name} has no value_function; drop value=true.")
+        return ValueFunctionEvaluator(model)
+    return RandomRolloutEvaluator(model, rollouts)
+
+
+def _budget(sims: int | None, time: float | None) -> dict:
+    return {"simulations": sims or (None if time else 1000), "time_limit": time or None}
+
+
+class MCTSAgent(Agent):
+    """UCT on the state rebuilt from the history (the last observation in a
+    perfect-information game; one sampled state otherwise)."""
+
+    name = "mcts"
+
+    def __init__(self, model: WorldModel, evaluator: Evaluator, budget: dict, uct_c: float):
+        self.model, self.evaluator, self.budget, self.uct_c = model, evaluator, budget, uct_c
+
+    def start(self, info: MatchInfo) -> None:
+        super().start(info)
+        self.search = MCTS(self.model, self.evaluator, uct_c=self.uct_c, rng=self.rng,
+                           **self.budget)
+
+    def act(self, history: ObsActionHistory) -> Action:
+        seat, rng = self.info.seat, self.rng
+        state = make_sampler(self.model).belief(history, seat, rng).sample(rng)
+        return self.search.best_action(state)
+
+
+class ClairvoyantAgent(MCTSAgent):
+    """CHEATING baseline, for comparisons only: MCTS on the *true* state, which the match
+    runner hands over through :meth:`observe_true_state` before every move."""
+
+    name = "clairvoyant"
+
+    def start(self, info: MatchInfo) -> None:
+        super().start(info)
+        self.true_state: State | None = None
+
+    def observe_true_state(self, state: State) -> None:
+        self.true_state = state
+
+    def act(self, history: ObsActionHistory) -> Action:
+        if self.true_state is None:
+            raise GGPError("the clairvoyant agent needs the true state; this match runner "
+                           "does not call observe_true_state")
+        return self.search.best_action(self.true_state)
+
+
+class ISMCTSAgent(Agent):
+    """Single- or multiple-observer ISMCTS with a pluggable belief sampler."""
+
+    def __init__(self, model: WorldModel, evaluator: Evaluator, budget: dict, uct_c: float,
+                 belief: str, observer: str) -> None:
+        self.model, self.evaluator, self.budget, self.uct_c = model, evaluator, budget, uct_c
+        self.sampler = make_sampler(model, belief)
+        self.observer = observer
+        self.name = "ismcts" if observer == "single" else "moismcts"
+
+    def start(self, info: MatchInfo) -> None:
+        super().start(info)
+        self.search = ISMCTS(self.model, self.sampler, self.evaluator, observer=self.observer,
+                             uct_c=self.uct_c, rng=self.rng, **self.budget)
+
+    def act(self, history: ObsActionHistory) -> Action:
+        return self.search.best_action(history, self.info.seat)
+
+
+class PIMCAgent(Agent):
+    """Determinized MCTS (seed 001's honest player)."""
+
+    name = "pimc"
+
+    def __init__(self, model: WorldModel, evaluator: Evaluator, budget: dict, uct_c: float,
+                 belief: str, determinizations: int) -> None:
+        self.model, self.evaluator, self.budget, self.uct_c = model, evaluator, budget, uct_c
+        self.sampler = make_sampler(model, belief)
+        self.determinizations = determinizations
+
+    def start(self, info: MatchInfo) -> None:
+        super().start(info)
+        self.search = PIMC(self.model, self.sampler, self.evaluator, uct_c=self.uct_c,
+                           determinizations=self.determinizations, rng=self.rng, **self.budget)
+
+    def act(self, history: ObsActionHistory) -> Action:
+        return self.search.best_action(history, self.info.seat)
+
+
+_SOLVED: dict[tuple, Callable[[ObsActionHistory, int], dict[Action, float]]] = {}
+
+
+def _solve(model: WorldModel, iterations: int, solver: str):
+    """``policy(history, player) -> {action: probability}`` from CFR+ on ``model``."""
+    if solver == "auto":
+        solver = "openspiel" if importlib.util.find_spec("pyspiel") else "own"
+    if solver == "openspiel":  # the bridge: OpenSpiel's C++ CFR+ on the registered game
+        from ggp.openspiel.solve import solve_cfr_plus
+
+        return solve_cfr_plus(model, iterations)
+    if solver != "own":
+        raise GGPError(f"cfr: solver must be auto, openspiel or own, not {solver!r}.")
+    own = CFRPlusSolver(model)
+    own.run(iterations)
+    table = own.average_policy()
+
+    def policy(history: ObsActionHistory, player: int) -> dict[Action, float]:
+        probs = table.get(info_key(player, history))
+        if probs is None:
+            raise GGPError("cfr: this information state is not in the solved game tree "
+                           "(does the model's observation match the history?)")
+        return probs
+
+    return policy
+
+
+class CFRAgent(Agent):
+    """Plays the average policy of CFR+ run on the whole game tree (small games only):
+    OpenSpiel's solver through the bridge (``solver=openspiel``, the default when
+    open_spiel is installed) or ggp's own tree-walking CFR+ (``solver=own``)."""
+
+    name = "cfr"
+
+    def __init__(self, model: WorldModel, iterations: int, solver: str) -> None:
+        self.model, self.iterations, self.solver = model, iterations, solver
+
+    def start(self, info: MatchInfo) -> None:
+        super().start(info)
+        key = (self.model.name, id(self.model.namespace), self.iterations, self.solver)
+        if key not in _SOLVED:  # solve once per game and setting, not once per match
+            _SOLVED[key] = _solve(self.model, self.iterations, self.solver)
+        self.policy = _SOLVED[key]
+
+    def act(self, history: ObsActionHistory) -> Action:
+        probs = self.policy(history, self.info.seat)
+        actions = list(probs)
+        return self.rng.choices(actions, weights=[probs[a] for a in actions])[0]
+
+
+@register_agent("mcts")
+def make_mcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
+              value: bool = False, uct_c: float = 1.0) -> MCTSAgent:
+    return MCTSAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c)
+
+
+@register_agent("clairvoyant")
+def make_clairvoyant(model: WorldModel, sims: int = 1000, time: float = 0.0,
+                     rollouts: int = 10, value: bool = False,
+                     uct_c: float = 1.0) -> ClairvoyantAgent:
+    return ClairvoyantAgent(model, _evaluator(model, rollouts, value), _budget(sims, time),
+                            uct_c)
+
+
+@register_agent("ismcts")
+def make_ismcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
+                value: bool = False, uct_c: float = 1.0, belief: str = "auto") -> ISMCTSAgent:
+    return ISMCTSAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c,
+                       belief, "single")
+
+
+@register_agent("moismcts")
+def make_moismcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
+                  value: bool = False, uct_c: float = 1.0,
+                  belief: str = "auto") -> ISMCTSAgent:
+    return ISMCTSAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c,
+                       belief, "multiple")
+
+
+@register_agent("pimc")
+def make_pimc(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
+              value: bool = False, uct_c: float = 1.0, belief: str = "auto",
+              determinizations: int = 10) -> PIMCAgent:
+    return PIMCAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c,
+                     belief, determinizations)
+
+
+@register_agent("cfr")
+def make_cfr(model: WorldModel, iterations: int = 1000, solver: str = "auto") -> CFRAgent:
+    return CFRAgent(model, iterations, solver)

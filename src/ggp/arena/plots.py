@@ -1,0 +1,101 @@
+"""Plots of tournament results (matplotlib, Agg backend), in the spirit of seed 000
+Figures 2–4: for each game, one panel per agent with stacked W/L/D bars per opponent and
+seat (the forfeit part of wins and losses hatched), and for payoff games the distribution
+of the agent's returns per opponent and seat as box plots.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from ggp.arena.stats import Cell, short_spec
+
+_COLORS = {"win": "#2e7d32", "draw": "#9e9e9e", "loss": "#c62828"}
+
+
+def plot_games(plot_dir: Path, games: dict[str, Any], cells: list[Cell]) -> dict[str, Path]:
+    """Write ``<game>_wld.png`` (every game) and ``<game>_payoffs.png`` (payoff games)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ggp.arena.report import safe_name
+
+    plot_dir.mkdir(parents=True, exist_ok=True)
+    written = {}
+    for game, meta in games.items():
+        game_cells = [c for c in cells if c.game == game]
+        if not game_cells:
+            continue
+        name = safe_name(meta["name"])
+        written[f"{name}_wld"] = _wld_figure(plot_dir / f"{name}_wld.png", meta["name"],
+                                             game_cells)
+        if meta["outcome"] != "win_loss_draw":
+            written[f"{name}_payoffs"] = _payoff_figure(
+                plot_dir / f"{name}_payoffs.png", meta["name"], game_cells)
+    return written
+
+
+def _by_agent(cells: list[Cell]) -> dict[str, list[Cell]]:
+    groups: dict[str, list[Cell]] = {}
+    for cell in cells:
+        groups.setdefault(cell.agent, []).append(cell)
+    return groups
+
+
+def _label(cell: Cell) -> str:
+    return "\n".join(textwrap.wrap(f"vs {short_spec(cell.opponent)}", 14)) + f"\nP{cell.seat}"
+
+
+def _wld_figure(path: Path, game: str, cells: list[Cell]) -> Path:
+    import matplotlib.pyplot as plt
+
+    groups = _by_agent(cells)
+    fig, axes = plt.subplots(1, len(groups), squeeze=False,
+                             figsize=(max(4.0, 1.3 * max(len(g) for g in groups.values()))
+                                      * len(groups), 3.8))
+    for ax, (agent, group) in zip(axes[0], groups.items()):
+        x = range(len(group))
+        bottom = [0.0] * len(group)
+        for kind, count, forfeited in (("win", "wins", "wins_by_forfeit"),
+                                       ("draw", "draws", None),
+                                       ("loss", "losses", "losses_by_forfeit")):
+            heights = [c.rate(getattr(c, count)) for c in group]
+            ax.bar(x, heights, bottom=bottom, color=_COLORS[kind], label=kind)
+            if forfeited:
+                part = [c.rate(getattr(c, forfeited)) for c in group]
+                ax.bar(x, part, bottom=bottom, color="none", hatch="//",
+                       edgecolor="#00000066", linewidth=0, label=f"{kind} by forfeit")
+            bottom = [b + h for b, h in zip(bottom, heights)]
+        ax.set_xticks(list(x), [_label(c) for c in group], fontsize=8)
+        ax.set_ylim(0, 1)
+        ax.set_title(short_spec(agent), fontsize=10)
+    axes[0][0].set_ylabel("rate")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=7, loc="center right")
+    fig.suptitle(f"{game}: win / draw / loss")
+    fig.tight_layout(rect=(0, 0, 0.86, 1))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _payoff_figure(path: Path, game: str, cells: list[Cell]) -> Path:
+    import matplotlib.pyplot as plt
+
+    groups = _by_agent(cells)
+    fig, axes = plt.subplots(1, len(groups), squeeze=False,
+                             figsize=(max(4.0, 1.3 * max(len(g) for g in groups.values()))
+                                      * len(groups), 3.8))
+    for ax, (agent, group) in zip(axes[0], groups.items()):
+        ax.boxplot([c.returns_us for c in group], showmeans=True)
+        ax.set_xticks(range(1, len(group) + 1), [_label(c) for c in group], fontsize=8)
+        ax.axhline(0.0, color="#9e9e9e", linewidth=0.8)
+        ax.set_title(short_spec(agent), fontsize=10)
+    axes[0][0].set_ylabel("return")
+    fig.suptitle(f"{game}: payoff distribution (triangle: mean)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

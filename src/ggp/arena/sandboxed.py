@@ -1,0 +1,130 @@
+"""Run any agent in its own sandboxed worker process (:class:`ggp.sandbox.Worker`).
+
+:class:`SandboxedAgent` is the parent-side proxy: an ordinary :class:`Agent` whose calls go
+over the worker's pipe with a deadline. Any failure of the worker raises
+:class:`ggp.sandbox.SandboxFailure`, which :func:`ggp.arena.match.play_match` turns into a
+forfeit with the failure's kind as reason. The worker starts when the match starts (so a
+worker that cannot even load its agent forfeits that match instead of stopping the
+tournament) and stops at :meth:`SandboxedAgent.close`.
+
+This module is also the worker's entry: :func:`make_handler` builds the agent inside the
+child, from the agent spec and the game spec (the model is loaded in the child too, so a
+synthesized world model never runs in the arena process either).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from ggp.agents.base import Agent, MatchInfo
+from ggp.arena.agent_specs import build_agent, is_file_spec
+from ggp.core.model import load_model
+from ggp.core.protocol import Action, ObsActionHistory, State
+from ggp.sandbox import Limits, Worker
+
+#: Limits of agent workers unless the caller gives others.
+AGENT_LIMITS = Limits(memory_mb=2048, cpu_seconds=3600, max_output_bytes=1024 * 1024)
+
+
+class SandboxedAgent(Agent):
+    """An agent that lives in a limited subprocess.
+
+    Args:
+        spec: agent spec (registered name or ``.py`` file, see :mod:`ggp.arena.agent_specs`).
+        game: game spec the worker loads its model from (registry name or file).
+        move_seconds: wall-clock deadline per ``act`` call; the worker is killed after it.
+        start_seconds: deadline for starting the worker, building the agent and ``start``.
+        limits: the worker's resource limits.
+    """
+
+    def __init__(
+        self,
+        spec: str,
+        game: str,
+        *,
+        move_seconds: float = 60.0,
+        start_seconds: float = 60.0,
+        limits: Limits = AGENT_LIMITS,
+    ) -> None:
+        # The worker runs in a temporary directory: file paths must be absolute there.
+        self.spec = _absolute_spec(spec)
+        self.game = str(Path(game).resolve()) if Path(game).is_file() else game
+        self.name = spec
+        self.move_seconds = move_seconds
+        self.start_seconds = start_seconds
+        self.limits = limits
+        self.worker: Worker | None = None
+        self.clairvoyant = False
+        self._state: State | None = None
+
+    def start(self, info: MatchInfo) -> None:
+        self.close()
+        self.worker = Worker("ggp.arena.sandboxed", {"agent": self.spec, "game": self.game},
+                             start_timeout=self.start_seconds, limits=self.limits)
+        self.name = self.worker.call("name", timeout=self.start_seconds)
+        self.clairvoyant = self.worker.call("clairvoyant", timeout=self.start_seconds)
+        self.worker.call("start", {"info": asdict(info)}, timeout=self.start_seconds)
+
+    def act(self, history: ObsActionHistory) -> Action:
+        if self.clairvoyant:
+            # A cheating baseline sees the true state; only such agents are sent it.
+            self.worker.call("observe_true_state", {"state": self._state},
+                             timeout=self.move_seconds)
+        return self.worker.call("act", {"history": history}, timeout=self.move_seconds)
+
+    def observe_true_state(self, state: State) -> None:
+        """Kept until :meth:`act`, which forwards it if the agent in the worker wants it."""
+        self._state = state
+
+    def end(self, history: ObsActionHistory, returns: list[float]) -> None:
+        if self.worker is not None and self.worker.alive:
+            self.worker.call("end", {"history": history, "returns": returns},
+                             timeout=self.move_seconds)
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
+
+
+def _absolute_spec(spec: str) -> str:
+    if not is_file_spec(spec):
+        return spec
+    name, sep, settings = spec.partition(":")
+    return str(Path(name).resolve()) + sep + settings
+
+
+class _Handler:
+    """The agent inside the worker; method names mirror :class:`Agent`."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+
+    def name(self) -> str:
+        return self.agent.name
+
+    def clairvoyant(self) -> bool:
+        return callable(getattr(self.agent, "observe_true_state", None))
+
+    def observe_true_state(self, state: dict[str, Any]) -> None:
+        self.agent.observe_true_state(state)
+
+    def start(self, info: dict[str, Any]) -> None:
+        from ggp.arena.tournament import seed_global_generators
+
+        # as run_match_task does in the arena process: the worker has its own generators
+        seed_global_generators(info["seed"])
+        self.agent.start(MatchInfo(**info))
+
+    def act(self, history: list) -> Any:
+        return self.agent.act([(obs, action) for obs, action in history])
+
+    def end(self, history: list, returns: list[float]) -> None:
+        self.agent.end([(obs, action) for obs, action in history], returns)
+
+
+def make_handler(init: dict[str, Any]) -> _Handler:
+    """Worker entry point: load the game, build the agent."""
+    return _Handler(build_agent(init["agent"], load_model(init["game"])))

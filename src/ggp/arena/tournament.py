@@ -1,0 +1,295 @@
+"""Tournaments: agents × opponents × games × seats × N matches, resumable.
+
+A :class:`TournamentConfig` expands into a fixed list of :class:`MatchTask` (see
+:func:`schedule`). Each task has a stable key and a seed derived from the tournament seed
+and that key, so every match is reproducible on its own, whatever backend or worker runs
+it and in whatever order. :func:`run_tournament` skips the keys already in the results
+file, runs the rest on a backend (:mod:`ggp.arena.backends`) and appends each finished
+match to the results as soon as it arrives (:mod:`ggp.arena.store`): a killed tournament
+resumes where it stopped, and a finished one is never rerun.
+
+Pairings: with ``opponents`` empty, every unordered pair of ``agents`` meets (round
+robin; a single agent plays itself); otherwise every agent meets every opponent
+(one-vs-field). In each pairing the first ("focal") agent takes every seat in turn and
+the other seats are filled with the opponent, so in two-player games both agents play
+both seats.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import random
+import sys
+import time
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable
+
+from ggp.agents.base import Agent
+from ggp.arena.agent_specs import build_agent, check_agent_spec, is_file_spec
+from ggp.arena.match import play_match
+from ggp.arena.sandboxed import AGENT_LIMITS, SandboxedAgent
+from ggp.core.errors import GGPError
+from ggp.core.model import load_model
+from ggp.core.protocol import ObsActionHistory
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """What to play. Everything here decides the results (the backend does not).
+
+    Attributes:
+        games: game specs (registered names or model files).
+        agents: agent specs; with ``opponents`` empty they play a round robin.
+        opponents: agent specs every agent meets (one-vs-field).
+        matches: matches per pairing, per game and per seat of the focal agent.
+        seed: tournament seed; each match's seed is derived from it and the match key.
+        sandbox: run every agent in a sandboxed worker (file agents always are).
+        move_seconds: time per move (sandboxed agents are killed at it; in-process agents
+            forfeit after exceeding it). None: no limit for in-process agents, 60 s for
+            sandboxed ones.
+        memory_mb: address-space limit of each sandboxed agent worker.
+        network: False cuts sandboxed agent workers off the network.
+        max_steps: a match longer than this is an error of the game, not of an agent.
+    """
+
+    games: tuple[str, ...]
+    agents: tuple[str, ...]
+    opponents: tuple[str, ...] = ()
+    matches: int = 100
+    seed: int = 0
+    sandbox: bool = False
+    move_seconds: float | None = None
+    memory_mb: int = AGENT_LIMITS.memory_mb
+    network: bool = True
+    max_steps: int = 100_000
+
+    def __post_init__(self) -> None:
+        for name in ("games", "agents", "opponents"):  # tuples, duplicates dropped
+            object.__setattr__(self, name, tuple(dict.fromkeys(getattr(self, name))))
+        if not self.games or not self.agents:
+            raise TournamentError("A tournament needs at least one game and one agent.")
+        if self.matches < 1:
+            raise TournamentError("--matches must be at least 1.")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TournamentConfig:
+        return cls(**data)
+
+
+class TournamentError(GGPError):
+    """A tournament cannot be set up or resumed as asked."""
+
+
+@dataclass(frozen=True)
+class MatchTask:
+    """One match of a tournament, with everything a worker needs to play it."""
+
+    key: str
+    game: str
+    seats: tuple[str, ...]
+    seed: int
+    focal: str
+    opponent: str
+    focal_seat: int
+    index: int
+    sandboxed: tuple[bool, ...]
+    move_seconds: float | None
+    memory_mb: int
+    network: bool
+    max_steps: int
+    trajectory: bool = True
+
+
+def match_seed(tournament_seed: int, key: str) -> int:
+    """A seed in [0, 2**31) fixed by the tournament seed and the match key."""
+    digest = hashlib.sha256(f"{tournament_seed}/{key}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") >> 1
+
+
+def pairings(config: TournamentConfig) -> list[tuple[str, str]]:
+    """(focal, opponent) pairs: round robin, or every agent against every opponent."""
+    if config.opponents:
+        return list(itertools.product(config.agents, config.opponents))
+    if len(config.agents) == 1:
+        return [(config.agents[0], config.agents[0])]
+    return list(itertools.combinations(config.agents, 2))
+
+
+def schedule(config: TournamentConfig, num_players: dict[str, int],
+             trajectories: bool = True) -> list[MatchTask]:
+    """Every match of the tournament, in a fixed order.
+
+    ``num_players`` maps each game spec to its number of players.
+    """
+    tasks = []
+    for game in config.games:
+        n = num_players[game]
+        for focal, opponent in pairings(config):
+            for seat in range(n):
+                seats = tuple(focal if s == seat else opponent for s in range(n))
+                for index in range(config.matches):
+                    key = json.dumps([game, focal, opponent, seat, index])
+                    tasks.append(MatchTask(
+                        key=key, game=game, seats=seats, seed=match_seed(config.seed, key),
+                        focal=focal, opponent=opponent, focal_seat=seat, index=index,
+                        sandboxed=tuple(config.sandbox or is_file_spec(s) for s in seats),
+                        move_seconds=config.move_seconds, memory_mb=config.memory_mb,
+                        network=config.network, max_steps=config.max_steps,
+                        trajectory=trajectories,
+                    ))
+    return tasks
+
+
+def check_config(config: TournamentConfig) -> dict[str, dict[str, Any]]:
+    """Check every game and agent spec before anything runs; returns game metadata."""
+    for spec in {*config.agents, *config.opponents}:
+        check_agent_spec(spec)
+    games = {}
+    for game in config.games:
+        model = load_model(game)
+        games[game] = {"name": model.name, **model.metadata.to_dict()}
+    return games
+
+
+# --------------------------------------------------------------------- one match
+class _BrokenAgent(Agent):
+    """Stands in for an agent whose construction failed: it forfeits at start."""
+
+    def __init__(self, name: str, error: Exception) -> None:
+        self.name = name
+        self.error = error
+
+    def start(self, info) -> None:
+        raise self.error
+
+    def act(self, history: ObsActionHistory) -> str:
+        raise self.error
+
+
+def _make_agents(task: MatchTask, model) -> list[Agent]:
+    agents: list[Agent] = []
+    for spec, sandboxed in zip(task.seats, task.sandboxed):
+        if sandboxed:
+            limits = replace(AGENT_LIMITS, memory_mb=task.memory_mb, network=task.network)
+            agents.append(SandboxedAgent(spec, task.game, limits=limits,
+                                         move_seconds=task.move_seconds or 60.0))
+            continue
+        try:
+            agents.append(build_agent(spec, model))
+        except Exception as exc:  # noqa: BLE001 - a broken agent forfeits its matches
+            agents.append(_BrokenAgent(spec, exc))
+    return agents
+
+
+def run_match_task(task: MatchTask) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Play one scheduled match; returns its results line and (optionally) trajectory.
+
+    Agent failures are forfeits inside the result; a failure of the game itself (the
+    ground-truth model raising, no terminal state) is recorded under ``"error"``.
+    """
+    started = time.perf_counter()
+    record: dict[str, Any] = {
+        "key": task.key, "game": task.game, "seats": list(task.seats), "seed": task.seed,
+        "focal": task.focal, "opponent": task.opponent, "focal_seat": task.focal_seat,
+        "index": task.index,
+    }
+    agents: list[Agent] = []
+    trajectory = None
+    seed_global_generators(task.seed)
+    try:
+        model = load_model(task.game)
+        agents = _make_agents(task, model)
+        result = play_match(model, agents, seed=task.seed, max_steps=task.max_steps,
+                            move_seconds=task.move_seconds)
+        record.update(
+            returns=result.returns,
+            forfeit=None if result.forfeit is None else asdict(result.forfeit),
+            moves=[len(t) for t in result.move_seconds],
+            move_seconds_mean=[sum(t) / len(t) if t else 0.0 for t in result.move_seconds],
+            move_seconds_max=[max(t, default=0.0) for t in result.move_seconds],
+        )
+        if task.trajectory:
+            trajectory = {"key": task.key, **result.to_dict()}
+    except Exception as exc:  # noqa: BLE001 - the game failed; the tournament goes on
+        record["error"] = f"{type(exc).__name__}: {exc}"[:2000]
+    finally:
+        for agent in agents:
+            agent.close()
+    record["seconds"] = time.perf_counter() - started
+    return record, trajectory
+
+
+def seed_global_generators(seed: int) -> None:
+    """Seed the module-level generators of ``random`` (and numpy, if loaded).
+
+    World models draw their own randomness from them (``resample_history`` has no rng
+    argument), so without this a match would depend on whatever the process ran before.
+    """
+    random.seed(seed)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed(seed % 2**32)
+
+
+# --------------------------------------------------------------------- the driver
+@dataclass
+class TournamentRun:
+    """What :func:`run_tournament` did."""
+
+    total: int
+    already_done: int
+    played: int = 0
+    seconds: float = 0.0
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+
+def run_tournament(
+    config: TournamentConfig,
+    out_dir: str | Path,
+    *,
+    backend: str = "local",
+    workers: int | None = None,
+    address: str | None = None,
+    trajectories: bool = True,
+    on_start: Callable[[int, int], None] | None = None,
+    on_result: Callable[[dict[str, Any]], None] | None = None,
+) -> TournamentRun:
+    """Play (the rest of) a tournament, appending each match to ``out_dir`` as it ends.
+
+    ``backend`` is ``"local"`` (a process pool of ``workers`` processes; None: all cores;
+    0: in this process) or ``"ray"`` (a Ray cluster at ``address``; None: start a local
+    one with ``workers`` CPUs). ``on_start(total, already_done)`` is called once before the
+    first match, ``on_result(record)`` after each match is stored.
+    """
+    from ggp.arena.backends import run_tasks
+    from ggp.arena.store import ResultStore
+
+    games = check_config(config)
+    store = ResultStore.open(out_dir, config, games)
+    tasks = schedule(config, {g: m["num_players"] for g, m in games.items()}, trajectories)
+    done = store.done_keys()
+    todo = [t for t in tasks if t.key not in done]
+    run = TournamentRun(total=len(tasks), already_done=len(tasks) - len(todo))
+    if on_start:
+        on_start(run.total, run.already_done)
+    started = time.perf_counter()
+
+    def finished(record: dict[str, Any], trajectory: dict[str, Any] | None) -> None:
+        store.append(record, trajectory)
+        run.played += 1
+        run.records.append(record)
+        if on_result:
+            on_result(record)
+
+    try:
+        run_tasks(todo, finished, backend=backend, workers=workers, address=address)
+    finally:
+        store.close()
+    run.seconds = time.perf_counter() - started
+    return run

@@ -1,0 +1,116 @@
+"""Exact information sets for small games (the procedure of seed 003 §17.6).
+
+Starting from the initial state, every history is expanded by every legal move of every
+player and of chance; the player's own observations act as filters: at each of the
+player's decision points its observation must equal the recorded one and only the action
+it actually took is followed. What survives to the player's current decision point is its
+information set.
+
+Each surviving history is weighted by the probability of the moves the player did not
+make: chance moves by ``get_chance_outcomes``, other players' moves by an *opponent
+model* (uniform over legal actions unless another is given). Normalized, these weights are
+the exact posterior over histories under that opponent model.
+
+Cost grows with the number of histories the game allows between the player's decisions;
+``max_nodes`` turns a blow-up into a :class:`~ggp.core.errors.BeliefError`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable
+
+from ggp.core.errors import BeliefError
+from ggp.core.model import WorldModel
+from ggp.core.protocol import CHANCE, TERMINAL, Action, ObsActionHistory, State, canonical_json
+
+OpponentModel = Callable[[State, int, list[Action]], list[float]]
+"""``policy(state, player, legal_actions) -> probabilities`` (one per legal action)."""
+
+
+def uniform_opponent(state: State, player: int, legal: list[Action]) -> list[float]:
+    """The default opponent model: every legal action equally likely."""
+    return [1.0 / len(legal)] * len(legal)
+
+
+@dataclass(frozen=True)
+class WeightedHistory:
+    """One element of an information set: the full action history, the state it leads
+    to and its posterior probability."""
+
+    actions: tuple[Action, ...]
+    state: State
+    probability: float
+
+
+def information_set(
+    model: WorldModel,
+    history: ObsActionHistory,
+    player: int,
+    *,
+    opponent_model: OpponentModel = uniform_opponent,
+    max_nodes: int = 1_000_000,
+) -> list[WeightedHistory]:
+    """Every history consistent with ``history`` (the player deciding now), with its
+    posterior probability. Raises :class:`BeliefError` if there is none, or if more than
+    ``max_nodes`` states would have to be expanded."""
+    if not history:
+        raise BeliefError("the player's history is empty: it has no decision point yet")
+    targets = [canonical_json(obs) for obs, _ in history]
+    last = len(history) - 1
+    found: list[WeightedHistory] = []
+    stack: list[tuple[State, tuple[Action, ...], float, int]] = [
+        (model.initial_state(), (), 1.0, 0)
+    ]
+    expanded = 0
+    while stack:
+        state, actions, prob, step = stack.pop()
+        expanded += 1
+        if expanded > max_nodes:
+            raise BeliefError(
+                f"the information set needs more than {max_nodes} states: too large for "
+                "exact enumeration (use the generic or the model's sampler)"
+            )
+        mover = model.current_player(state)
+        if mover == TERMINAL:
+            continue
+        if mover == player:
+            if canonical_json(model.observation(state, player)) != targets[step]:
+                continue
+            if step == last:
+                found.append(WeightedHistory(actions, state, prob))
+                continue
+            action = history[step][1]
+            if action in model.legal_actions(state):
+                stack.append((model.apply(state, action), actions + (action,), prob, step + 1))
+            continue
+        if mover == CHANCE:
+            branches = model.chance_outcomes(state)
+        else:
+            legal = model.legal_actions(state)
+            branches = list(zip(legal, opponent_model(state, mover, legal)))
+        for action, p in branches:
+            if p > 0:
+                stack.append((model.apply(state, action), actions + (action,), prob * p, step))
+    if not found:
+        raise BeliefError("no history of the game is consistent with the player's observations")
+    total = sum(w.probability for w in found)
+    return [WeightedHistory(w.actions, w.state, w.probability / total) for w in found]
+
+
+def state_distribution(weighted: list[WeightedHistory]) -> dict[str, float]:
+    """Merge histories that lead to the same state: canonical JSON of state -> probability."""
+    dist: dict[str, float] = {}
+    for w in weighted:
+        key = canonical_json(w.state)
+        dist[key] = dist.get(key, 0.0) + w.probability
+    return dist
+
+
+def sample_exact(
+    model: WorldModel, history: ObsActionHistory, player: int, rng: random.Random
+) -> State:
+    """One state drawn from the exact posterior (uniform opponent model)."""
+    weighted = information_set(model, history, player)
+    return rng.choices(weighted, weights=[w.probability for w in weighted])[0].state

@@ -1,0 +1,144 @@
+"""Pluggable belief samplers for search: where determinizations come from.
+
+A :class:`BeliefSampler` turns a player's action-observation history into a
+:class:`Belief`, from which a searcher draws one complete state per simulation. Building
+the belief once per decision lets expensive samplers (exact enumeration, the particle
+filter) do their work once rather than for every simulation.
+
+=============  ======================================================================
+``perfect``    the last observation is the state (perfect-information games only)
+``model``      the model's ``resample_history`` / ``resample_state``, each sample
+               validated by replay, up to 10 tries (:mod:`ggp.belief.replay`)
+``exact``      the whole information set with exact posterior weights
+               (:mod:`ggp.belief.exact`; small games only)
+``generic``    a particle filter needing only the world model (:mod:`ggp.belief.generic`)
+``auto``       perfect if the game has perfect information, else model if the model
+               has an inference function, else generic
+=============  ======================================================================
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import Callable
+
+from ggp.belief.exact import information_set
+from ggp.belief.generic import particle_filter
+from ggp.belief.replay import sample_with_model
+from ggp.core.errors import GGPError
+from ggp.core.model import WorldModel
+from ggp.core.protocol import ObsActionHistory, State
+
+
+class Belief:
+    """A prepared belief for one decision: ``sample(rng)`` draws a complete state."""
+
+    def __init__(self, draw: Callable[[random.Random], State]) -> None:
+        self._draw = draw
+
+    def sample(self, rng: random.Random) -> State:
+        return self._draw(rng)
+
+
+class BeliefSampler(ABC):
+    """Builds the :class:`Belief` of a player at its current decision point."""
+
+    name = "sampler"
+
+    def __init__(self, model: WorldModel) -> None:
+        self.model = model
+
+    @abstractmethod
+    def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
+        """Raises :class:`~ggp.core.errors.BeliefError` when no consistent state exists."""
+
+
+class PerfectInformationSampler(BeliefSampler):
+    """Perfect information: the last observation is the complete state."""
+
+    name = "perfect"
+
+    def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
+        state = history[-1][0]
+        return Belief(lambda _rng: state)
+
+
+class ModelSampler(BeliefSampler):
+    """The model's own inference function; every sample is validated by replay and
+    retried up to ``retries`` times (then :class:`BeliefError`). Its distribution is
+    whatever the model's function draws from; its support is checked.
+
+    Inference functions take no generator (they use the global :mod:`random`), so the
+    global generator is seeded from the searcher's ``rng`` when a belief is built: this
+    keeps seeded agents reproducible."""
+
+    name = "model"
+
+    def __init__(self, model: WorldModel, retries: int = 10) -> None:
+        super().__init__(model)
+        self.retries = retries
+
+    def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
+        model, retries = self.model, self.retries
+        validated: dict = {}  # sampled action sequence -> its replayed state
+
+        def draw(r: random.Random) -> State:
+            return sample_with_model(model, history, player, retries=retries, cache=validated)
+
+        random.seed(rng.getrandbits(32))
+        draw(rng)  # fail early, with a typed error, before any search starts
+        return Belief(draw)
+
+
+class ExactSampler(BeliefSampler):
+    """Exact posterior over the information set (uniform opponent model)."""
+
+    name = "exact"
+
+    def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
+        weighted = information_set(self.model, history, player)
+        states = [w.state for w in weighted]
+        weights = [w.probability for w in weighted]
+        return Belief(lambda r: r.choices(states, weights=weights)[0])
+
+
+class GenericSampler(BeliefSampler):
+    """A pool of ``particles`` states from the generic particle filter; each simulation
+    draws one of them uniformly."""
+
+    name = "generic"
+
+    def __init__(self, model: WorldModel, particles: int = 256) -> None:
+        super().__init__(model)
+        self.particles = particles
+
+    def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
+        pool = particle_filter(self.model, history, player, rng, particles=self.particles)
+        return Belief(lambda r: r.choice(pool))
+
+
+SAMPLERS = {
+    "perfect": PerfectInformationSampler,
+    "model": ModelSampler,
+    "exact": ExactSampler,
+    "generic": GenericSampler,
+}
+
+
+def make_sampler(model: WorldModel, kind: str = "auto") -> BeliefSampler:
+    """The sampler called ``kind`` (see the module table) for ``model``."""
+    if kind == "auto":
+        if model.metadata.perfect_information:
+            kind = "perfect"
+        elif model.has("resample_history") or model.has("resample_state"):
+            kind = "model"
+        else:
+            kind = "generic"
+    if kind not in SAMPLERS:
+        raise GGPError(f"Unknown belief sampler {kind!r}; choose one of auto, "
+                       f"{', '.join(SAMPLERS)}.")
+    if kind == "model" and not (model.has("resample_history") or model.has("resample_state")):
+        raise GGPError(f"{model.name} has no resample_history or resample_state; use "
+                       "belief=generic or belief=exact.")
+    return SAMPLERS[kind](model)

@@ -1,0 +1,170 @@
+"""Arena commands: ``ggp arena`` (run or resume a tournament) and ``ggp report``."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+console = Console()
+
+
+def split_specs(values: list[str]) -> list[str]:
+    """Split comma-separated specs, keeping commas inside parentheses
+    (``"goofspiel(num_cards=4,x=1),tic_tac_toe"`` is two games)."""
+    specs = []
+    for value in values:
+        depth, current = 0, ""
+        for char in value:
+            depth += (char == "(") - (char == ")")
+            if char == "," and depth == 0:
+                specs.append(current.strip())
+                current = ""
+            else:
+                current += char
+        specs.append(current.strip())
+    return [s for s in specs if s]
+
+
+def arena(
+    game: list[str] = typer.Option(..., "--game", "-g", help="Game spec(s); repeat or "
+                                   "separate with commas. 'ggp games' lists them."),
+    agent: list[str] = typer.Option(..., "--agent", "-a", help="Agent spec(s), e.g. random, "
+                                    "mcts:sims=200, or path/to/agent.py:key=value."),
+    opponent: list[str] = typer.Option([], "--opponent", "-o", help="Opponent spec(s): "
+                                       "every agent meets every opponent. Without "
+                                       "opponents the agents play a round robin."),
+    matches: int = typer.Option(100, "--matches", "-n", help="Matches per pairing, game "
+                                "and seat."),
+    seed: int = typer.Option(0, help="Tournament seed (every match's seed derives from it)."),
+    out: str = typer.Option("", help="Results directory (default: runs/arena-<hash of the "
+                            "settings but --matches>, so the same command resumes the same "
+                            "tournament, and a larger --matches extends it)."),
+    workers: int = typer.Option(None, "--workers", "-j", help="Parallel matches (default: "
+                                "all cores; 0: in this process)."),
+    backend: str = typer.Option("local", help="local (process pool) or ray."),
+    address: str = typer.Option(None, help="Ray cluster address (default: start a local "
+                                "Ray)."),
+    sandbox: bool = typer.Option(False, help="Run every agent in a sandboxed worker process "
+                                 "(agents from files always are)."),
+    move_seconds: float = typer.Option(None, help="Time per move; a slower agent forfeits "
+                                       "(sandboxed agents default to 60 s)."),
+    memory_mb: int = typer.Option(2048, help="Memory limit of each sandboxed agent (MiB)."),
+    network: bool = typer.Option(True, help="--no-network cuts sandboxed agents off the "
+                                 "network (needs network namespaces)."),
+    trajectories: bool = typer.Option(True, help="Also write every full match record to "
+                                      "trajectories.jsonl."),
+    plots: bool = typer.Option(True, help="Draw plots in the report (needs matplotlib)."),
+) -> None:
+    """Run (or resume) a tournament, then write its report.
+
+    Results are appended to OUT/results.jsonl as matches end; running the same command
+    again after an interruption plays only the missing matches.
+    """
+    from ggp.arena.report import write_report
+    from ggp.arena.tournament import TournamentConfig, check_config, run_tournament
+
+    config = TournamentConfig(
+        games=split_specs(game), agents=split_specs(agent), opponents=split_specs(opponent),
+        matches=matches, seed=seed, sandbox=sandbox, move_seconds=move_seconds,
+        memory_mb=memory_mb, network=network,
+    )
+    check_config(config)  # bad specs fail here, before the progress display starts
+    out_dir = Path(out or default_out_dir(config.to_dict()))
+    console.print(f"[bold]Tournament[/] → {out_dir}")
+    progress = Progress(
+        TextColumn("[bold]matches"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[score]}"),
+        console=console,
+    )
+    scores: dict[str, Counter] = defaultdict(Counter)
+    task_id = progress.add_task("matches", total=None, score="")
+
+    def started(total: int, already_done: int) -> None:
+        if already_done:
+            console.print(f"resuming: {already_done} of {total} matches already played")
+        progress.update(task_id, total=total, completed=already_done)
+
+    def finished(record: dict) -> None:
+        _score(scores, record)
+        progress.update(task_id, advance=1, score=_score_text(scores))
+
+    try:
+        with progress:
+            run = run_tournament(config, out_dir, backend=backend, workers=workers,
+                                 address=address, trajectories=trajectories,
+                                 on_start=started, on_result=finished)
+    except KeyboardInterrupt:
+        console.print("[yellow]interrupted[/]: finished matches are saved; run the same "
+                      "command again to resume.")
+        raise typer.Exit(130) from None
+    rate = run.played / run.seconds * 60 if run.seconds > 0 else 0.0
+    console.print(f"played {run.played} matches in {run.seconds:.1f} s ({rate:.0f}/min); "
+                  f"{run.already_done} were already done")
+    paths = write_report(out_dir, plots=plots)
+    console.print(Markdown(paths["markdown"].read_text(encoding="utf-8")))
+    console.print("wrote " + ", ".join(str(p) for p in paths.values()))
+
+
+def report(
+    results: str = typer.Argument(..., help="A tournament directory written by 'ggp arena'."),
+    plots: bool = typer.Option(True, help="Draw plots (needs matplotlib)."),
+    show: bool = typer.Option(True, help="Print the Markdown report."),
+) -> None:
+    """Re-render the tables (Markdown, JSON, CSV) and plots of saved tournament results."""
+    from ggp.arena.report import write_report
+
+    paths = write_report(results, plots=plots)
+    if show:
+        console.print(Markdown(paths["markdown"].read_text(encoding="utf-8")))
+    console.print("wrote " + ", ".join(str(p) for p in paths.values()))
+
+
+def default_out_dir(config: dict) -> str:
+    """``runs/arena-<hash>`` of every setting but the match count (which may grow)."""
+    settings = {k: v for k, v in config.items() if k != "matches"}
+    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:10]
+    return f"runs/arena-{digest}"
+
+
+def _score(scores: dict[str, Counter], record: dict) -> None:
+    """Running W/L/D (and forfeits) of each focal agent, for the progress bar."""
+    from ggp.arena.stats import outcome
+
+    if "error" in record:
+        scores["errors"]["E"] += 1
+        return
+    counter = scores[record["focal"]]
+    counter[outcome(record["returns"], record["focal_seat"])[0].upper()] += 1
+    forfeit = record.get("forfeit")
+    if forfeit and forfeit["player"] == record["focal_seat"]:
+        counter["F"] += 1
+
+
+def _score_text(scores: dict[str, Counter]) -> str:
+    parts = []
+    for agent, c in list(scores.items())[:4]:
+        if agent == "errors":
+            parts.append(f"game errors {c['E']}")
+        else:
+            parts.append(f"{agent} {c['W']}W/{c['L']}L/{c['D']}D"
+                         + (f" ({c['F']} forfeits)" if c["F"] else ""))
+    return " · ".join(parts)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(arena)
+    app.command()(report)

@@ -1,0 +1,15 @@
+"""Search over world models, one algorithm per module:
+
+* :mod:`ggp.search.mcts` — UCT for perfect-information games with chance (max^n backups);
+* :mod:`ggp.search.ismcts` — ISMCTS, single and multiple observer;
+* :mod:`ggp.search.pimc` — determinized MCTS (PIMC);
+* :mod:`ggp.search.cfr` — tree-walking CFR+ and best response for tiny games;
+* :mod:`ggp.search.evaluators` — leaf evaluators (random rollouts, value function, any
+  callable);
+* :mod:`ggp.search.ops` — fast access to a model's functions in hot loops.
+
+Every planner talks to a :class:`~ggp.core.model.WorldModel` only, so it works on
+reference games, GDL games and LLM-written models alike. See docs/search.md. (Nothing is
+imported here: :mod:`ggp.belief` uses :mod:`ggp.search.ops`, and the planners use
+:mod:`ggp.belief`.)
+"""

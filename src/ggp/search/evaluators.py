@@ -1,0 +1,117 @@
+"""Leaf evaluators: estimates of the returns still to come from a state.
+
+An :class:`Evaluator` maps a (complete) state to a vector with one entry per player. By
+default that is the expected sum of the rewards each player will still receive from that
+state on (``returns_to_come = True``). An evaluator that estimates the *whole game's*
+return instead (the protocol's ``value_function``) sets ``returns_to_come = False``, and
+the searchers subtract the rewards received between the search root and the leaf (the
+rewards before the root shift every action's value equally and do not matter). Searchers
+back these vectors up, so n-player and general-sum games need nothing special.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import Callable
+
+from ggp.core.errors import ModelError
+from ggp.core.model import WorldModel
+from ggp.core.protocol import CHANCE, TERMINAL, State
+from ggp.search.ops import ops_for
+
+ValueVector = list[float]
+
+
+class Evaluator(ABC):
+    """Estimates the returns to come from a non-terminal state (see the module doc)."""
+
+    returns_to_come = True
+
+    @abstractmethod
+    def evaluate(self, state: State, rng: random.Random) -> ValueVector:
+        """One value per player; ``rng`` is the searcher's generator (for reproducibility)."""
+
+
+class RandomRolloutEvaluator(Evaluator):
+    """Average return of ``n_rollouts`` uniformly random playouts (chance by its odds).
+
+    ``max_steps`` bounds a playout: a model that never terminates raises
+    :class:`~ggp.core.errors.ModelError` instead of hanging the planner.
+    """
+
+    def __init__(self, model: WorldModel, n_rollouts: int = 10, max_steps: int = 10_000) -> None:
+        if n_rollouts < 1:
+            raise ValueError("n_rollouts must be at least 1")
+        self.ops = ops_for(model)
+        self.n_rollouts = n_rollouts
+        self.max_steps = max_steps
+
+    def evaluate(self, state: State, rng: random.Random) -> ValueVector:
+        n = self.ops.num_players
+        total = [0.0] * n
+        for _ in range(self.n_rollouts):
+            ret = self.rollout(state, rng)
+            for i in range(n):
+                total[i] += ret[i]
+        return [t / self.n_rollouts for t in total]
+
+    def rollout(self, state: State, rng: random.Random) -> ValueVector:
+        """The return of one random playout from ``state``."""
+        ops = self.ops
+        current_player, legal_actions, apply = ops.current_player, ops.legal_actions, ops.apply
+        rewards, random = ops.rewards, rng.random
+        n = ops.num_players
+        ret = [0.0] * n
+        for _ in range(self.max_steps):
+            player = current_player(state)
+            if player == TERMINAL:
+                return ret
+            if player == CHANCE:
+                action = ops.sample_chance(state, rng)
+            else:
+                legal = legal_actions(state)
+                action = legal[int(random() * len(legal))]  # faster than rng.choice
+            state = apply(state, action)
+            r = rewards(state)
+            if any(r):
+                for i in range(n):
+                    ret[i] += r[i]
+        raise ModelError(f"a random playout did not end within {self.max_steps} steps",
+                         function="get_current_player", state=state)
+
+
+class ValueFunctionEvaluator(Evaluator):
+    """The model's own ``value_function(state, player)`` for every player (an estimate of
+    the player's return over the whole game, as the protocol defines it)."""
+
+    returns_to_come = False
+
+    def __init__(self, model: WorldModel) -> None:
+        if not model.has("value_function"):
+            raise ValueError(f"{model.name} has no value_function")
+        self.model = model
+
+    def evaluate(self, state: State, rng: random.Random) -> ValueVector:
+        return [self.model.value(state, p) for p in range(self.model.num_players)]
+
+
+class CallableEvaluator(Evaluator):
+    """Any function ``fn(state) -> list[float]`` (e.g. a learned network)."""
+
+    def __init__(self, fn: Callable[[State], ValueVector]) -> None:
+        self.fn = fn
+
+    def evaluate(self, state: State, rng: random.Random) -> ValueVector:
+        return [float(v) for v in self.fn(state)]
+
+
+def as_evaluator(model: WorldModel, evaluator: Evaluator | Callable | None) -> Evaluator:
+    """``None`` -> 10 random rollouts (seed 000's setting); a callable -> wrapped."""
+    if evaluator is None:
+        return RandomRolloutEvaluator(model)
+    if isinstance(evaluator, Evaluator):
+        return evaluator
+    if callable(evaluator):
+        return CallableEvaluator(evaluator)
+    raise TypeError(f"not an evaluator: {evaluator!r}")

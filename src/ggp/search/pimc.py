@@ -1,0 +1,76 @@
+"""Perfect-information Monte Carlo (PIMC): determinized MCTS (seed 001's "honest" player,
+seed 003 §17.7).
+
+Draw ``determinizations`` complete states from the player's belief, search each one as if
+it were a perfect-information game with :class:`~ggp.search.mcts.MCTS`, and play the action
+with the most root visits summed over all searches (each search gets an equal share of
+the simulation budget). Inside each search every player sees the whole determinized
+state, so PIMC never values gathering information and never fears giving it away
+(strategy fusion and opponent clairvoyance; research §2.4).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from ggp.belief.sampler import BeliefSampler
+from ggp.core.model import WorldModel
+from ggp.core.protocol import Action, ObsActionHistory
+from ggp.search.evaluators import Evaluator
+from ggp.search.mcts import MCTS
+
+
+class PIMC:
+    """Determinized MCTS.
+
+    Args:
+        model, sampler: the world model and the belief sampler of the searching player.
+        evaluator: leaf evaluator for the inner searches (default 10 random rollouts).
+        determinizations: number of sampled states searched.
+        simulations: total simulations, split evenly over the determinizations.
+        time_limit: total seconds, split evenly (optional).
+        uct_c, rng: as for :class:`MCTS`.
+    """
+
+    def __init__(
+        self,
+        model: WorldModel,
+        sampler: BeliefSampler,
+        evaluator: Evaluator | Callable | None = None,
+        *,
+        determinizations: int = 10,
+        simulations: int | None = 1000,
+        time_limit: float | None = None,
+        uct_c: float = 1.0,
+        rng: random.Random | None = None,
+    ) -> None:
+        if determinizations < 1:
+            raise ValueError("determinizations must be at least 1")
+        self.sampler = sampler
+        self.determinizations = determinizations
+        self.rng = rng or random.Random()
+        self.mcts = MCTS(
+            model,
+            evaluator,
+            simulations=None if simulations is None else max(1, simulations // determinizations),
+            time_limit=None if time_limit is None else time_limit / determinizations,
+            uct_c=uct_c,
+            rng=self.rng,
+        )
+
+    def action_values(self, history: ObsActionHistory, player: int) -> dict[Action, list[float]]:
+        """``action -> [visits, summed return]`` over all determinized searches."""
+        belief = self.sampler.belief(history, player, self.rng)
+        totals: dict[Action, list[float]] = {}
+        for _ in range(self.determinizations):
+            root = self.mcts.search(belief.sample(self.rng))
+            for action, child in root.children.items():
+                t = totals.setdefault(action, [0, 0.0])
+                t[0] += child.visits
+                t[1] += child.total[player]
+        return totals
+
+    def best_action(self, history: ObsActionHistory, player: int) -> Action:
+        totals = self.action_values(history, player)
+        return max(totals.items(), key=lambda kv: (kv[1][0], kv[1][1] / max(kv[1][0], 1)))[0]
