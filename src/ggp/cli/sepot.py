@@ -13,12 +13,17 @@ sepot_app = typer.Typer(help="R-NaD with a SePoT critic: training, exploitabilit
                         no_args_is_help=True)
 
 
+def _step_of(path: str) -> int:
+    """The step of a ``step_<n>.pt`` snapshot (-1 for other checkpoint names)."""
+    match = re.search(r"step_(\d+)\.pt$", path)
+    return int(match.group(1)) if match else -1
+
+
 def _snapshots(run: str, every: int) -> list[str]:
     if os.path.isfile(run):
         return [run]
     found = glob.glob(os.path.join(run, "step_*.pt"))
-    steps = sorted((int(re.search(r"step_(\d+)\.pt$", p).group(1)), p) for p in found)
-    return [p for s, p in steps if s % every == 0]
+    return [p for s, p in sorted((_step_of(p), p) for p in found) if s % every == 0]
 
 
 @sepot_app.command()
@@ -62,13 +67,26 @@ def evaluate(
     out = out or os.path.join(run if os.path.isdir(run) else os.path.dirname(run),
                               "exploitability.csv")
     dls = () if network_only else tuple(int(d) for d in depths.split(","))
-    rows = []
+    rows = _read_rows(out)
+    done = {int(float(r["step"])) for r in rows}
     for path in paths:
+        if _step_of(path) in done:
+            continue
         row = evaluate_checkpoint(path, dls, iterations, max_histories, oracle_values=oracle)
         rows.append(row)
         typer.echo(json.dumps(row))
         write_rows(out, rows)
     plot_exploitability(rows, out.replace(".csv", ".png"), os.path.basename(run.rstrip("/")))
+
+
+def _read_rows(path: str) -> list[dict]:
+    """Rows of an earlier run of ``eval`` (evaluation resumes: done steps are skipped)."""
+    import csv
+
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
 
 
 @sepot_app.command()
