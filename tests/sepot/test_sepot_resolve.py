@@ -6,7 +6,7 @@ pytest.importorskip("pyspiel")
 
 from ggp.sepot.exact import ExactValues, decision_states, exploitability, tabular_policy  # noqa: E402
 from ggp.sepot.games import load_sepot_game  # noqa: E402
-from ggp.sepot.resolve import build_subgame, cfr_plus, public_state, resolve  # noqa: E402
+from ggp.sepot.resolve import build_subgame, public_state, resolve  # noqa: E402
 from ggp.sepot.search import SePoTPolicy, search_tabular_policy  # noqa: E402
 
 

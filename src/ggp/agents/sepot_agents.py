@@ -37,7 +37,8 @@ def _load(checkpoint: str) -> Any:
     try:
         from ggp.sepot.rnad import RNaDLearner
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        raise SePoTAgentError("The rnad/sepot agents need torch: pip install 'ggp[torch]'.") from exc
+        raise SePoTAgentError(
+            "The rnad/sepot agents need torch: pip install 'ggp[torch]'.") from exc
     try:
         return RNaDLearner.load(checkpoint)
     except FileNotFoundError as exc:

@@ -18,7 +18,8 @@ def write_rows(path: str, rows: list[dict]) -> None:
         writer.writerows(rows)
 
 
-def plot_exploitability(rows: list[dict], path: str, title: str, uniform: float | None = None) -> None:
+def plot_exploitability(rows: list[dict], path: str, title: str,
+                        uniform: float | None = None) -> None:
     """Exploitability against training steps: the network and every ``sepot_*`` column."""
     import matplotlib
 
@@ -30,7 +31,8 @@ def plot_exploitability(rows: list[dict], path: str, title: str, uniform: float 
     fig, ax = plt.subplots(figsize=(6, 4))
     columns = ["network"] + sorted({k for r in rows for k in r if k.startswith("sepot_")})
     for column in columns:
-        points = [(s, float(r[column])) for s, r in zip(steps, rows) if r.get(column) not in (None, "")]
+        points = [(s, float(r[column])) for s, r in zip(steps, rows)
+                  if r.get(column) not in (None, "")]
         if points:
             ax.plot(*zip(*points), marker="o", label=column.replace("sepot_", "SePoT "))
     if uniform is not None:

@@ -313,7 +313,8 @@ def _regret_matching(regrets: np.ndarray, slot_infoset: np.ndarray, n: int) -> n
 
 @dataclass
 class Solution:
-    """CFR+ result: the average policy per infoset, and the root value for player 0."""
+    """CFR+ result: the average policy per ``(player, infoset)``, and player 0's value of
+    the root under the last iterate (the current strategies, not the average)."""
 
     policy: dict[tuple[int, str], dict[int, float]]
     root_value: float

@@ -20,9 +20,8 @@ generators, the training log), so a run resumes where it stopped.
 from __future__ import annotations
 
 import copy
-import math
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np

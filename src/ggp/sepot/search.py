@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from ggp.sepot.games import SepotGame
-from ggp.sepot.resolve import Blueprint, SubgameTooLarge, resolve
+from ggp.sepot.resolve import (Blueprint, SubgameTooLarge, build_subgame, cfr_plus,
+                               public_state, resolve)
 
 
 class NetworkBlueprint:
@@ -91,8 +92,6 @@ def search_tabular_policy(spec: SepotGame, blueprint: Blueprint, table: Any,
     """Overwrite ``table`` (a TabularPolicy holding the blueprint) with the search policy
     at every public state where search runs; return it and counts of searched/skipped
     public states. Each public state is resolved independently (CFVs from the critic)."""
-    from ggp.sepot.resolve import build_subgame, cfr_plus, public_state
-
     counts = {"searched": 0, "network": 0}
     for state in decision_public_states(spec).values():
         try:
