@@ -4,6 +4,6 @@
 RUN=${RUN:-/work/sepot_runs/leduc}
 ggp sepot eval "$RUN" --network-only --every 500 \
     --out experiments/sepot/results/leduc_network.csv
-LAST=$(ls "$RUN"/step_*.pt | sort -t_ -k2 -n | tail -1)
+LAST=$(ls "$RUN"/step_*.pt | sort -V | tail -1)
 ggp sepot eval "$LAST" --depths 1 --iterations 300 \
     --out experiments/sepot/results/leduc_search.csv
