@@ -4,4 +4,4 @@
 # RUN is the folder written by: ggp sepot train goofspiel4 --out $RUN --steps N
 RUN=${RUN:-/work/sepot_runs/g4}
 ggp sepot eval "$RUN" --depths 1,2,3 --iterations 300 --every 1000 --oracle \
-    --out experiments/sepot/results/goofspiel4_exploitability.csv
+    --out experiments/sepot/measured/goofspiel4_exploitability.csv

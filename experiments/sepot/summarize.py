@@ -1,4 +1,4 @@
-"""Print the result CSVs of experiments/sepot/results as markdown tables (and re-plot)."""
+"""Print the result CSVs of experiments/sepot/measured as markdown tables (and re-plot)."""
 
 import csv
 import glob
@@ -10,7 +10,7 @@ from ggp.sepot.plots import plot_exploitability
 UNIFORM = {"leduc": 2.3736, "goofspiel4": 0.7083, "goofspiel5": 0.775}
 
 
-def main(folder: str = "experiments/sepot/results") -> None:
+def main(folder: str = "experiments/sepot/measured") -> None:
     for path in sorted(glob.glob(os.path.join(folder, "*.csv"))):
         with open(path, newline="") as fh:
             rows = list(csv.DictReader(fh))
