@@ -1,0 +1,122 @@
+"""Measurements for the SePoT experiments (small games only: they walk the whole tree).
+
+* :func:`evaluate_checkpoint`: exact exploitability of the network policy and of the
+  search policy at several depth limits, and the critic's error against exact values.
+* :func:`head_to_head`: SePoT against the R-NaD network, both seats, with a 95% interval.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from ggp.sepot.exact import ExactValues, decision_states, exploitability, tabular_policy
+from ggp.sepot.rnad import RNaDLearner
+from ggp.sepot.search import NetworkBlueprint, SePoTPolicy, search_tabular_policy
+
+
+class ExactCFVBlueprint:
+    """The network's policy with the critic replaced by exact values (an oracle critic)."""
+
+    def __init__(self, network: NetworkBlueprint, exact: ExactValues) -> None:
+        self.network, self.exact = network, exact
+
+    def policy(self, states: list[Any]) -> np.ndarray:
+        return self.network.policy(states)
+
+    def values(self, states: list[Any]) -> np.ndarray:
+        return self.exact.values(states)
+
+
+def critic_error(learner: RNaDLearner, exact: ExactValues) -> dict[str, float]:
+    """Mean absolute error of the critic over every decision history (uniform weights)."""
+    states = decision_states(learner.spec)
+    truth = exact.values(states)
+    pred = NetworkBlueprint(learner).values(states)
+    return {"critic_mae_identity": float(np.abs(pred[:, 0] - truth[:, 0]).mean()),
+            "critic_mae_all": float(np.abs(pred - truth).mean())}
+
+
+def evaluate_checkpoint(
+    path: str,
+    depth_limits: tuple[int, ...] = (1, 2),
+    iterations: int = 500,
+    max_histories: int = 25_000,
+    max_nodes: int = 200_000,
+    oracle_values: bool = False,
+) -> dict[str, float]:
+    """Exploitability of the network and of SePoT (per depth limit) for one checkpoint.
+
+    ``oracle_values`` also runs the search with exact values in place of the critic.
+    """
+    learner = RNaDLearner.load(path)
+    spec = learner.spec
+    blueprint = NetworkBlueprint(learner)
+    table = tabular_policy(spec, learner.policy)
+    row: dict[str, float] = {"step": learner.step_count,
+                             "network": exploitability(spec, table)}
+    exact = ExactValues(spec, table)
+    row.update(critic_error(learner, exact))
+    variants = [("critic", blueprint)]
+    if oracle_values:
+        variants.append(("exact", ExactCFVBlueprint(blueprint, exact)))
+    for depth in depth_limits:
+        for label, bp in variants:
+            started = time.time()
+            search = SePoTPolicy(spec, bp, depth_limit=depth, iterations=iterations,
+                                 max_histories=max_histories, max_nodes=max_nodes)
+            combined, counts = search_tabular_policy(spec, bp, table.__copy__(), search)
+            suffix = f"dl{depth}" + ("" if label == "critic" else "_exact")
+            row[f"sepot_{suffix}"] = exploitability(spec, combined)
+            row[f"searched_{suffix}"] = counts["searched"]
+            row[f"skipped_{suffix}"] = counts["network"]
+            row[f"seconds_{suffix}"] = round(time.time() - started, 1)
+    return row
+
+
+def head_to_head(
+    sepot_path: str,
+    rnad_path: str,
+    games: int,
+    *,
+    depth_limit: int = 2,
+    iterations: int = 500,
+    max_histories: int = 25_000,
+    seed: int = 0,
+) -> dict[str, float]:
+    """SePoT (search on ``sepot_path``'s networks) against the network of ``rnad_path``;
+    SePoT takes each seat in half of the games. Returns SePoT's mean return and the
+    half-width of its 95% normal confidence interval."""
+    sepot_learner, rnad_learner = RNaDLearner.load(sepot_path), RNaDLearner.load(rnad_path)
+    spec = sepot_learner.spec
+    search = SePoTPolicy(spec, NetworkBlueprint(sepot_learner), depth_limit=depth_limit,
+                         iterations=iterations, max_histories=max_histories)
+    opponent = NetworkBlueprint(rnad_learner)
+    rng = np.random.default_rng(seed)
+    returns, searched, moves = [], 0, 0
+    for g in range(games):
+        seat = g % 2
+        state = spec.game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(actions[rng.choice(len(actions), p=np.asarray(probs))])
+                continue
+            if state.current_player() == seat:
+                probs = search.action_probabilities(state)
+                searched += search.last_searched
+                moves += 1
+            else:
+                pi = opponent.policy([state])[0]
+                probs = {a: pi[a] for a in state.legal_actions()}
+            actions = list(probs)
+            p = np.array([probs[a] for a in actions], dtype=float)
+            state.apply_action(actions[rng.choice(len(actions), p=p / p.sum())])
+        returns.append(state.returns()[seat])
+    mean = float(np.mean(returns))
+    half = 1.96 * float(np.std(returns, ddof=1)) / math.sqrt(len(returns))
+    return {"games": games, "mean": mean, "ci95": half,
+            "searched_fraction": searched / max(moves, 1)}
