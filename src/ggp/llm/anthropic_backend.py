@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ggp.llm.base import (
     Backend,
     Completion,
-    LLMConnectionError,
     LLMError,
     LLMResponseError,
-    LLMTimeoutError,
     Message,
     SamplingParams,
     Usage,
     api_key_from_env,
-    error_detail,
-    error_for_status,
     import_sdk,
     is_scripted_model,
-    retry_after_seconds,
+    translate_sdk_error,
 )
 
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
@@ -104,27 +99,7 @@ class AnthropicBackend(Backend):
             ) from exc
 
     def _translate(self, exc: Exception) -> LLMError:
-        anthropic = self._anthropic
-        if isinstance(exc, anthropic.APITimeoutError):
-            return LLMTimeoutError(f"{self.endpoint} did not answer in time.")
-        if isinstance(exc, anthropic.APIConnectionError):
-            return LLMConnectionError(
-                f"Cannot reach {self.endpoint}: {exc.__cause__ or exc}. "
-                "Is the server running, and is the base URL right?"
-            )
-        if isinstance(exc, anthropic.APIStatusError):
-            return error_for_status(
-                exc.status_code,
-                error_detail(exc),
-                model=self.model,
-                endpoint=self.endpoint,
-                retry_after=retry_after_seconds(exc.response.headers),
-            )
-        if isinstance(exc, (json.JSONDecodeError, anthropic.APIResponseValidationError)):
-            return LLMResponseError(f"{self.endpoint} sent a malformed response: {exc}")
-        if isinstance(exc, LLMError):
-            return exc
-        return LLMError(f"Unexpected failure talking to {self.endpoint}: {exc!r}")
+        return translate_sdk_error(self._anthropic, exc, endpoint=self.endpoint, model=self.model)
 
     def close(self) -> None:
         self._client.close()

@@ -11,6 +11,7 @@ Messages are plain dicts ``{"role": "system" | "user" | "assistant", "content": 
 from __future__ import annotations
 
 import abc
+import json
 import time
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol
@@ -298,3 +299,28 @@ def error_detail(exc: Any) -> str:
         if isinstance(inner, dict) and inner.get("message"):
             return str(inner["message"])
     return str(getattr(exc, "message", exc))
+
+
+def translate_sdk_error(sdk: Any, exc: Exception, *, endpoint: str, model: str) -> "LLMError":
+    """Map an exception from a Stainless-generated SDK (``openai``, ``anthropic``: both
+    define the same error classes) to ggp's LLM error types."""
+    if isinstance(exc, sdk.APITimeoutError):
+        return LLMTimeoutError(f"{endpoint} did not answer in time ({exc}).")
+    if isinstance(exc, sdk.APIConnectionError):
+        return LLMConnectionError(
+            f"Cannot reach {endpoint}: {exc.__cause__ or exc}. "
+            "Is the server running, and is the base URL right?"
+        )
+    if isinstance(exc, sdk.APIStatusError):
+        return error_for_status(
+            exc.status_code,
+            error_detail(exc),
+            model=model,
+            endpoint=endpoint,
+            retry_after=retry_after_seconds(exc.response.headers),
+        )
+    if isinstance(exc, (json.JSONDecodeError, sdk.APIResponseValidationError)):
+        return LLMResponseError(f"{endpoint} sent a malformed response: {exc}")
+    if isinstance(exc, LLMError):
+        return exc
+    return LLMError(f"Unexpected failure talking to {endpoint}: {exc!r}")

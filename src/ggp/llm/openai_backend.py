@@ -8,25 +8,20 @@ LM Studio, OpenRouter, and Gemini's compatible endpoint
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ggp.llm.base import (
     Backend,
     Completion,
-    LLMConnectionError,
     LLMError,
     LLMResponseError,
-    LLMTimeoutError,
     Message,
     SamplingParams,
     Usage,
     api_key_from_env,
-    error_detail,
-    error_for_status,
     import_sdk,
     is_scripted_model,
-    retry_after_seconds,
+    translate_sdk_error,
 )
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
@@ -110,27 +105,7 @@ class OpenAIBackend(Backend):
             ) from exc
 
     def _translate(self, exc: Exception) -> LLMError:
-        openai = self._openai
-        if isinstance(exc, openai.APITimeoutError):
-            return LLMTimeoutError(f"{self.endpoint} did not answer in time ({exc}).")
-        if isinstance(exc, openai.APIConnectionError):
-            return LLMConnectionError(
-                f"Cannot reach {self.endpoint}: {exc.__cause__ or exc}. "
-                "Is the server running, and is the base URL right?"
-            )
-        if isinstance(exc, openai.APIStatusError):
-            return error_for_status(
-                exc.status_code,
-                error_detail(exc),
-                model=self.model,
-                endpoint=self.endpoint,
-                retry_after=retry_after_seconds(exc.response.headers),
-            )
-        if isinstance(exc, (json.JSONDecodeError, openai.APIResponseValidationError)):
-            return LLMResponseError(f"{self.endpoint} sent a malformed response: {exc}")
-        if isinstance(exc, LLMError):
-            return exc
-        return LLMError(f"Unexpected failure talking to {self.endpoint}: {exc!r}")
+        return translate_sdk_error(self._openai, exc, endpoint=self.endpoint, model=self.model)
 
     def close(self) -> None:
         self._client.close()
