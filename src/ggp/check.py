@@ -133,7 +133,8 @@ class _StateChecker:
 
     def __init__(self, model: WorldModel, report: CheckReport, n: int) -> None:
         self.model, self.report, self.n = model, report, n
-        self.perfect = model.metadata.perfect_information if model._metadata else False
+        # Models without metadata get a default that declares hidden information.
+        self.perfect = model.metadata.perfect_information
 
     def fail(self, kind: str, function: str, message: str, actions: list, stop=False) -> None:
         self.report.add(Violation(kind, function, message, tuple(actions)))

@@ -16,7 +16,7 @@ from typing import Callable
 from ggp.agents.base import Agent, MatchInfo
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
-from ggp.core.registry import _parse_value
+from ggp.core.registry import parse_value
 
 AgentFactory = Callable[..., Agent]
 _FACTORIES: dict[str, AgentFactory] = {}
@@ -57,7 +57,7 @@ def parse_agent_spec(spec: str) -> tuple[str, dict]:
         key, sep, value = item.partition("=")
         if not sep:
             raise AgentSpecError(f"Agent setting {item!r} in {spec!r} needs the form key=value.")
-        settings[key.strip()] = _parse_value(value.strip())
+        settings[key.strip()] = parse_value(value.strip())
     return name.strip(), settings
 
 

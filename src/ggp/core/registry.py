@@ -13,7 +13,7 @@ import difflib
 import importlib
 import pkgutil
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
 from typing import Any
@@ -68,11 +68,12 @@ def parse_game_spec(spec: str) -> tuple[str, dict[str, Any]]:
         key, sep, value = item.partition("=")
         if not sep:
             raise ModelLoadError(f"Game parameter {item!r} in {spec!r} needs the form key=value.")
-        params[key.strip()] = _parse_value(value.strip())
+        params[key.strip()] = parse_value(value.strip())
     return name, params
 
 
-def _parse_value(text: str) -> Any:
+def parse_value(text: str) -> Any:
+    """A spec setting's value: a boolean, an int, a float, or else the text itself."""
     lowered = text.lower()
     if lowered in ("true", "false"):
         return lowered == "true"
@@ -111,8 +112,6 @@ def make_game(spec: str) -> WorldModel:
     else:
         namespace = entry.module
     metadata = getattr(namespace, "METADATA", entry.metadata)
-    if params and metadata is entry.metadata:
-        metadata = replace(metadata)
     display = name if not params else spec.replace(" ", "")
     return WorldModel(namespace, name=display, trusted=True,
                       rules=getattr(namespace, "RULES", entry.rules), metadata=metadata)
