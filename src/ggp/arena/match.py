@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -79,6 +80,18 @@ def forfeit_returns(metadata: GameMetadata, loser: int) -> list[float]:
     else:
         other = 0.0
     return [metadata.min_utility if p == loser else other for p in range(n)]
+
+
+def seed_global_generators(seed: int) -> None:
+    """Seed the module-level generators of ``random`` (and numpy, if loaded).
+
+    World models draw their own randomness from them (``resample_history`` has no rng
+    argument), so without this a match would depend on whatever the process ran before.
+    """
+    random.seed(seed)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed(seed % 2**32)
 
 
 def play_match(

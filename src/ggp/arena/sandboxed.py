@@ -112,7 +112,7 @@ class _Handler:
         self.agent.observe_true_state(state)
 
     def start(self, info: dict[str, Any]) -> None:
-        from ggp.arena.tournament import seed_global_generators
+        from ggp.arena.match import seed_global_generators
 
         # as run_match_task does in the arena process: the worker has its own generators
         seed_global_generators(info["seed"])

@@ -20,8 +20,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import random
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
@@ -30,7 +28,7 @@ from typing import Any
 
 from ggp.agents.base import Agent
 from ggp.arena.agent_specs import build_agent, check_agent_spec, is_file_spec
-from ggp.arena.match import play_match
+from ggp.arena.match import play_match, seed_global_generators
 from ggp.arena.sandboxed import AGENT_LIMITS, SandboxedAgent
 from ggp.core.errors import GGPError
 from ggp.core.model import load_model
@@ -224,18 +222,6 @@ def run_match_task(task: MatchTask) -> tuple[dict[str, Any], dict[str, Any] | No
             agent.close()
     record["seconds"] = time.perf_counter() - started
     return record, trajectory
-
-
-def seed_global_generators(seed: int) -> None:
-    """Seed the module-level generators of ``random`` (and numpy, if loaded).
-
-    World models draw their own randomness from them (``resample_history`` has no rng
-    argument), so without this a match would depend on whatever the process ran before.
-    """
-    random.seed(seed)
-    numpy = sys.modules.get("numpy")
-    if numpy is not None:
-        numpy.random.seed(seed % 2**32)
 
 
 # --------------------------------------------------------------------- the driver

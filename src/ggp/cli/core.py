@@ -89,8 +89,9 @@ def play(
 ) -> None:
     """Play one match in the terminal between any mix of agents."""
     from ggp.agents import make_agent
-    from ggp.arena.match import play_match
+    from ggp.arena.match import play_match, seed_global_generators
 
+    seed_global_generators(seed)  # models' resample functions draw from module-level random
     world = load_model(game)
     specs = [s for s in players.split(",") if s.strip()] or ["random"] * world.num_players
     if len(specs) != world.num_players:

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from ggp.agents import make_agent
-from ggp.arena.match import play_match
-from ggp.arena.tournament import match_seed, seed_global_generators
+from ggp.arena.match import play_match, seed_global_generators
+from ggp.arena.tournament import match_seed
 from ggp.core.errors import GGPError
 from ggp.core.protocol import GameMetadata
 from ggp.cwm.hosted import HostedModel

@@ -103,7 +103,7 @@ class AgentHandler:
             self.sampler = make_sampler(self.model, "generic")
 
     def start(self, info: dict[str, Any]) -> None:
-        from ggp.arena.tournament import seed_global_generators
+        from ggp.arena.match import seed_global_generators
 
         seed_global_generators(info["seed"])
         self.info = MatchInfo(**info)
