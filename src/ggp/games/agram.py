@@ -136,7 +136,7 @@ class Agram:
     def resample_history(self, obs_action_history, player_id):
         """A deal consistent with the player's view, uniform over such deals (see
         ``_cards.sample_hands``), followed by the public card plays."""
-        rng = random.Random()
+        rng = random.Random(random.getrandbits(64))  # follows random.seed()
         last = obs_action_history[-1][0]
         plays = _public_plays(last)
         my_played = [c for p, c in plays if p == player_id]

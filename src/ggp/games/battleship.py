@@ -199,7 +199,7 @@ class Battleship:
         stratified rejection sampling (also exactly uniform; it gives up with a
         ``BeliefError`` after ``_REJECTION_TRIES`` rejected proposals).
         """
-        rng = rng or random.Random()
+        rng = rng or random.Random(random.getrandbits(64))  # follows random.seed()
         obs = obs_action_history[-1][0]
         placed = obs["opponent_ships_placed"]
         my_shots = [s for s in obs["shots"] if s["player"] == player_id]

@@ -210,7 +210,7 @@ def resample_history(obs_action_history, player_id, last_is_terminal=False, rng=
     histories up to the coin tosses. Completions are counted by dynamic programming over
     (round, board, cells the opponent tried) and sampled forward.
     """
-    rng = rng or random.Random()
+    rng = rng or random.Random(random.getrandbits(64))  # follows random.seed()
     obs = obs_action_history[-1][0]
     mine = tuple((_cell(t["cell"]), t["ok"]) for t in obs["my_tries"])
     pending = player_id == 1 and not last_is_terminal

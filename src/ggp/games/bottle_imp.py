@@ -259,7 +259,7 @@ class BottleImp:
         hidden exchange card is uniform among the receiver's cards not yet accounted for
         (the same number of choices whatever came before, so the result is uniform).
         """
-        rng = random.Random()
+        rng = random.Random(random.getrandbits(64))  # follows random.seed()
         first, last = obs_action_history[0][0], obs_action_history[-1][0]
         original = {player_id: list(first["hand"])}
         plays = self._public_plays(last)

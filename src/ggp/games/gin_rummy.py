@@ -421,7 +421,7 @@ class GinRummy:
         The last observation holds the whole history (perfect recall), so only it is read;
         ``last_is_terminal`` is accepted for the protocol and changes nothing.
         """
-        rng = rng or random.Random()
+        rng = rng or random.Random(random.getrandbits(64))  # follows random.seed()
         obs = obs_action_history[-1][0]
         if obs["first_upcard"] is None:
             raise BeliefError("the deal is not finished; there is no decision to resample")

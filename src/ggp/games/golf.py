@@ -178,7 +178,7 @@ class Golf:
         The remaining variables get distinct unseen cards uniformly at random; any such
         assignment is consistent, because discards are unconstrained.
         """
-        rng = random.Random()
+        rng = random.Random(random.getrandbits(64))  # follows random.seed()
         obs = obs_action_history[-1][0]
         own_dealt = obs_action_history[0][0]["slots"]  # untouched before its first turn
         variables: dict[str, str | None] = {}

@@ -191,7 +191,8 @@ class Goofspiel:
             relations.append((rel, mine))
         if not last_is_terminal and player_id == 1:
             relations.append(("free", 0))  # player 0's pending bid
-        opp_bids = _sample_sequence(self.num_cards, relations, rng or random.Random())
+        rng = rng or random.Random(random.getrandbits(64))  # follows random.seed()
+        opp_bids = _sample_sequence(self.num_cards, relations, rng)
         bids = [None, None]
         bids[player_id], bids[opponent] = my_bids, opp_bids
         actions = []

@@ -267,7 +267,7 @@ def resample_history(obs_action_history, player_id, last_is_terminal=False, rng=
     orders x arrangements of the remaining unknown cards x number of pending choices), then
     a feasible drawing order, then a random arrangement of the rest.
     """
-    rng = rng or random.Random()
+    rng = rng or random.Random(random.getrandbits(64))  # follows random.seed()
     obs = obs_action_history[-1][0]
     opp = 1 - player_id
     ops = _pile_operations(obs["log"])

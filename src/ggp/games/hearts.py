@@ -310,7 +310,7 @@ class Hearts:
         cards each opponent passed are then a uniform 3-subset of the hand it passed from
         (every hand has the same number of them).
         """
-        rng = random.Random()
+        rng = random.Random(random.getrandbits(64))  # follows random.seed()
         obs = obs_action_history[-1][0]
         original_me = obs_action_history[0][0]["hand"]  # first decision: before passing
         offset = obs["pass_dir"] if self.openspiel else 1

@@ -151,7 +151,7 @@ class NinetyEight:
         slots are free, so choosing one uniformly at each play is uniform over all
         consistent assignments. The remaining slots get unseen cards uniformly.
         """
-        rng = random.Random()
+        rng = random.Random(random.getrandbits(64))  # follows random.seed()
         plays = [tuple(p) for p in obs_action_history[-1][0]["plays"]]
         mine = self._own_cards(obs_action_history, player_id)
         seen = set(mine["dealt"]) | set(mine["draws"]) | {c for _, c in plays}

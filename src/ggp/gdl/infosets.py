@@ -50,7 +50,7 @@ def sample_state(model: WorldModel, player: int, history: ObsActionHistory,
     The candidate states are followed step by step like the exact enumeration, but each
     step keeps at most ``particles`` of them (drawn at random by weight); if all die out
     the search restarts with four times as many, up to ``max_particles``."""
-    rng = rng or random.Random()
+    rng = rng or random.Random(random.getrandbits(64))  # follows random.seed()
     while True:
         found = _search(model, player, history, cap=particles, rng=rng)
         if found:
