@@ -87,3 +87,16 @@ def test_show_prints_the_first_failing_test_of_an_unsolved_run(tmp_path, capsys)
 
 def test_bad_deck_is_a_usage_error(capsys):
     assert main(["synth", "quadranto", "--deck", "sideways"]) == 2
+
+
+def test_inference_kind_reaches_the_run(tmp_path, monkeypatch, capsys):
+    fake = ScriptedLLM([answer("this is not a program")])
+    monkeypatch.setattr("ggp.cli.synth._open_llm",
+                        lambda run_dir, **_: (fake, {"name": "scripted", "model": "scripted"}))
+    run = tmp_path / "run"
+    main(["synth", "leduc_poker", "--inference", "--inference-kind", "state", "--budget", "1",
+          "--games", "2", "--test-games", "2", "--out", str(run)])
+    settings = json.loads((run / "metadata.json").read_text())["settings"]
+    assert settings["inference"] is True and settings["inference_kind"] == "state"
+    assert main(["synth", "leduc_poker", "--inference-kind", "world"]) == 2
+    assert "--inference-kind must be 'history' or 'state'" in capsys.readouterr().err

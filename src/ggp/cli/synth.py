@@ -46,6 +46,9 @@ def synth(
     inference: bool = typer.Option(
         False, help="Also synthesize resample_history (hidden-information games), refined "
         "against inference tests."),
+    inference_kind: str = typer.Option(
+        "history", help="With --inference: 'history' (resample_history) or 'state' "
+        "(resample_state, a state that matches the player's view)."),
     deck: str = typer.Option("open", help="Training games of a registered game: 'open' "
                              "(hidden state recorded) or 'closed' (one player's view; "
                              "implies --inference)."),
@@ -86,6 +89,9 @@ def synth(
         return
     if len(args) > 1:
         raise typer.BadParameter(f"Give one game, not {len(args)} ({' '.join(args)}).")
+    if inference_kind not in ("history", "state"):
+        raise typer.BadParameter(f"--inference-kind must be 'history' or 'state', not "
+                                 f"{inference_kind!r}.")
     llm_options = dict(backend=backend, model=model, base_url=base_url, config=config,
                        exchange_dir=exchange_dir, cache_mode=cache_mode)
     task = None
@@ -124,7 +130,8 @@ def synth(
     settings = Settings(mode=mode, max_calls=500 if budget is None else budget,
                         max_tokens=max_tokens, versions=versions, parallel=parallel,
                         heuristic_weight=heuristic_weight, seed=seed,
-                        test_seconds=test_seconds, inference=inference)
+                        test_seconds=test_seconds, inference=inference,
+                        inference_kind=inference_kind)
     # A polite kill (SIGTERM) stops like Ctrl-C, so the run directory records it.
     signal.signal(signal.SIGTERM, _interrupt)
     console.print(f"[bold]ggp synth[/] {task.game if task else resume} → {run_dir}")
