@@ -90,7 +90,7 @@ def model_resampler(
         def resample(history: ObsActionHistory, player: int) -> list[Action]:
             try:
                 return raw(history, player)
-            except Exception as exc:  # noqa: BLE001 - the model's code
+            except Exception as exc:
                 raise ModelError(f"raised {type(exc).__name__}: {exc}",
                                  function="resample_history", cause=exc) from exc
     else:

@@ -35,9 +35,9 @@ import random
 import time
 from collections.abc import Callable
 
-from ggp.belief.sampler import Belief, BeliefSampler
+from ggp.belief.sampler import BeliefSampler
 from ggp.core.model import WorldModel
-from ggp.core.protocol import CHANCE, TERMINAL, Action, ObsActionHistory, State
+from ggp.core.protocol import TERMINAL, Action, ObsActionHistory, State
 from ggp.search.evaluators import Evaluator, as_evaluator
 from ggp.search.mcts import exploration_scale
 from ggp.search.ops import ops_for
