@@ -5,42 +5,50 @@ playouts (different deals and stages of the game) and searched with 1000 simulat
 random rollouts: MCTS on perfect-information games (connect_four, tic_tac_toe), ISMCTS
 (single observer, ground-truth resampler) on the others (leduc_poker, kuhn_poker). One
 *run* searches every position once and sums the times, so a figure covers many searches,
-not one short one. Each repeat does, back to back:
+not one short one (``--positions`` 30 for imperfect-information games, where one
+search can take 0.02 s; ``--perfect-positions`` 3 for the others). Each repeat does:
 
 1. a timer calibration (below);
-2. a *plain* run: the model's functions unwrapped, wall time ``T0``;
-3. a *timed* run: every protocol function wrapped in a timer, wall time ``T1``, time
-   inside the model's functions ``M`` and the number of calls ``C``.
+2. for every position, back to back in alternating order (so a drift in machine load
+   hits both alike): a *plain* search, the model's functions unwrapped, and a *timed*
+   search, every protocol function wrapped in a lean timer. Summed over the positions:
+   the plain wall time ``T0``, the timed wall time ``T1``, the time inside the model's
+   functions ``M`` and the number of calls ``C``.
 
-Searches are seeded, so the plain and the timed run make exactly the same model calls.
+Searches are seeded, so the plain and the timed search make exactly the same model calls.
 
-Figures (the median over repeats, with the min..max spread):
+Figures (shares: the median over repeats with the min..max spread; each repeat uses its
+own calibration, weighted by the real calls' mix of arities):
 
-* ``raw``  = 1 - M / T1: the timer's own cost counts as planner time (an overstatement).
-* ``net``  = (T1 - M - C * out) / (T1 - C * (wrap - direct)), where the calibration wraps
-  no-op functions of the same arity as the real ones with the same timer and measures,
-  per call, ``wrap`` (wall time of a wrapped no-op call), ``direct`` (wall time of an
-  unwrapped no-op call) and ``in`` (the part of a wrapped call the timer records);
-  ``out = wrap - in`` is the timer cost outside the recorded window. The numerator is the
-  planner's time, the denominator an estimate of the unwrapped search's time. Each repeat
-  uses its own calibration, weighted by the real calls' mix of arities.
-* ``paired`` = (T0 - (M - C * (in - direct))) / T0: the planner's share of the measured
-  plain run, with the model's time from the timed run (corrected for the timer's recorded
-  part). It needs no estimate of the timer's cost outside the window, but ``T1 - T0``
-  carries the noise of two separate runs.
+* ``raw``   = 1 - M / T1: the timer's whole cost counts as planner time (an overstatement).
+* ``net``   = (T0 - (M - C * e)) / T0: the planner's share of the measured plain run. The
+  model's time is the timed run's ``M`` less the part of each timer the window records,
+  ``e = in - direct`` (from the calibration below). The timer's cost outside the window
+  never enters: it is the difference ``T1 - T0``, measured in situ (column ``w_situ``,
+  per call). This is the headline figure.
+* ``calib`` = (T1 - M - C * (wrap - in)) / (T1 - C * (wrap - direct)): the older method,
+  taking the timer's whole cost from the calibration instead. Kept as a cross-check: in
+  practice the calibration loop finds the timer cheaper (``w_loop``) than it is inside a
+  search (``w_situ``: colder caches, more branches), so ``calib`` reads higher than ``net``.
+* ``plan``  = the planner's time per model call, in microseconds.
+* ``cpu``   = the lowest ratio of CPU time to wall time over the repeats' runs: near 100%
+  the process had a core to itself; far below, other processes interfered and every
+  figure is suspect.
 
-``net`` and ``paired`` are two estimates of the same quantity; when they disagree by
-more than their spreads the machine was too noisy for either.
+Calibration: before each repeat, three times per arity (median taken), a no-op function
+with the same arity as the real ones is called in a loop through the same timer
+(``wrap``: wall time per call; ``in``: the part the timer records) and directly
+(``direct``).
 
-Limits. The timer (two ``perf_counter`` calls, about 0.2-0.4 us) is as large as one
-call of a small game's functions (Leduc's cost 1-3 us), so every corrected figure rests
-on the calibration: no-op calls are measured in a tight loop, where caches are warmer than
-in a search, which tends to make ``out`` too small and the planner share too large.
-Garbage collection is left on; it runs whenever anyone allocates and is charged to
-whichever side is running. Other processes on a shared machine inflate both ``T0`` and
-``T1``; use a quiet machine and look at the spread. (Replaying the recorded model calls
-without the planner was tried and rejected: a replay touching states created long before
-ran slower than the search itself.)
+Limits. The timer (two ``perf_counter`` calls, 0.2-0.5 us in situ) is about as large as
+one call of a small game's functions (Leduc's cost 1-3 us), so the result rests on ``T0``
+and ``T1`` both being undisturbed: on a loaded machine (``cpu`` well below 100%) the
+spread is wide and ``T1 - T0`` can even be negative. ``e`` comes from a loop, where it
+may be smaller than in situ; if so, ``net`` is slightly high. Objects the model returns
+(states, observation lists) are freed when the planner drops them, so freeing them is
+charged to the planner. Garbage collection is left on and is charged to whichever side
+runs when it triggers. (Replaying the recorded model calls without the planner was tried
+and rejected: a replay touching states created long before ran slower than the search.)
 
 Run:  python bench/search_overhead.py [--rollouts 10] [--repeats 5] [--positions 30]
           [--games connect_four,tic_tac_toe,leduc_poker,kuhn_poker]
@@ -207,7 +215,8 @@ def measure(game: str, n_positions: int, rollouts: int, repeats: int) -> dict:
                for name in REQUIRED_FUNCTIONS + OPTIONAL_FUNCTIONS
                if callable(getattr(base.namespace, name, None))}
     out: dict[str, list[float]] = {k: [] for k in ("t0", "t1", "raw", "net", "calib",
-                                                   "w_situ", "w_loop", "e")}
+                                                   "w_situ", "w_loop", "e", "cpu",
+                                                   "per_call")}
     calls = 0
     for r in range(repeats):
         cals = {k: [calibrate(k) for _ in range(3)] for k in (1, 2)}
@@ -217,6 +226,7 @@ def measure(game: str, n_positions: int, rollouts: int, repeats: int) -> dict:
         timed = copy_model(base, meter)
         t0 = t1 = 0.0
         gc.collect()
+        wall, cpu = clock(), time.process_time()
         for i, spot in enumerate(spots):
             # alternate the order so that a drift in machine load hits both runs alike
             if (i + r) % 2:
@@ -225,6 +235,7 @@ def measure(game: str, n_positions: int, rollouts: int, repeats: int) -> dict:
             else:
                 t1 += search_time(timed, spot, i, rollouts)
                 t0 += search_time(plain, spot, i, rollouts)
+        out["cpu"].append((time.process_time() - cpu) / (clock() - wall))
         m, counts = meter.seconds, meter.calls
         calls = sum(counts.values())
         wrap, inside, direct = (sum(c * cal[arities[f]][j] for f, c in counts.items())
@@ -237,6 +248,7 @@ def measure(game: str, n_positions: int, rollouts: int, repeats: int) -> dict:
         out["w_situ"].append((t1 - t0) / calls)
         out["w_loop"].append((wrap - direct) / calls)
         out["e"].append((inside - direct) / calls)
+        out["per_call"].append((t0 - (m - (inside - direct))) / calls)
     return {"searches": len(spots), "calls": calls, **out}
 
 
@@ -257,17 +269,21 @@ def main() -> None:
     print(f"{SIMS} simulations x {args.rollouts} rollouts per search, {args.repeats} "
           f"repeats; load average {os.getloadavg()[0]:.2f}")
     print("shares: median over repeats (min..max); times: median seconds per run; "
-          "timer costs in us per call")
-    print(f"{'game':13} {'n':>3} {'plain s':>8} {'timed s':>8} {'calls':>8} "
-          f"{'w_situ':>6} {'w_loop':>6} {'e':>5}  {'raw':>21}  {'net':>21}  {'calib':>21}")
+          "cpu: lowest CPU/wall ratio of a repeat;\nw_situ, w_loop, e: timer costs, plan: "
+          "the planner's time, in us per model call")
+    print(f"{'game':13} {'n':>3} {'plain s':>8} {'timed s':>8} {'calls':>8} {'cpu':>4} "
+          f"{'w_situ':>6} {'w_loop':>6} {'e':>5} {'plan':>5}  {'raw':>21}  {'net':>21}  "
+          f"{'calib':>21}")
     for game in args.games.split(","):
         perfect = make_game(game).metadata.perfect_information
         n = args.perfect_positions if perfect else args.positions
         r = measure(game, n, args.rollouts, args.repeats)
-        med = {k: statistics.median(r[k]) for k in ("t0", "t1", "w_situ", "w_loop", "e")}
+        med = {k: statistics.median(r[k])
+               for k in ("t0", "t1", "w_situ", "w_loop", "e", "per_call")}
         print(f"{game:13} {r['searches']:3d} {med['t0']:8.3f} {med['t1']:8.3f} "
-              f"{r['calls']:8d} {med['w_situ'] * 1e6:6.3f} {med['w_loop'] * 1e6:6.3f} "
-              f"{med['e'] * 1e6:5.3f}  {spread(r['raw'])}  {spread(r['net'])}  "
+              f"{r['calls']:8d} {min(r['cpu']):4.0%} {med['w_situ'] * 1e6:6.3f} "
+              f"{med['w_loop'] * 1e6:6.3f} {med['e'] * 1e6:5.3f} "
+              f"{med['per_call'] * 1e6:5.2f}  {spread(r['raw'])}  {spread(r['net'])}  "
               f"{spread(r['calib'])}", flush=True)
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
