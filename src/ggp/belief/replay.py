@@ -82,30 +82,32 @@ def model_resampler(
     ignored: inference functions use the global :mod:`random`."""
     if not model.has("resample_history"):
         return lambda _rng=None: _sample_state(model, history, player, retries)
-    if model.trusted:
-        # The wrapper's only work for a trusted model is turning exceptions into
-        # ModelError (it copies nothing), so call the function itself and do that here.
-        raw = model.namespace.resample_history
-
-        def resample(history: ObsActionHistory, player: int) -> list[Action]:
-            try:
-                return raw(history, player)
-            except Exception as exc:
-                raise ModelError(f"raised {type(exc).__name__}: {exc}",
-                                 function="resample_history", cause=exc) from exc
-    else:
-        resample = model.resample_history
+    # The wrapper's only work for a trusted model is turning exceptions into ModelError
+    # (it copies nothing), so a trusted model's function is called directly and its
+    # exceptions are turned into ModelError here; an untrusted one goes through the
+    # wrapper, which raises nothing else.
+    resample = model.namespace.resample_history if model.trusted else model.resample_history
     validated = {} if cache is None else cache
 
     def draw(_rng: object = None) -> State:
         last_error: Exception | None = None
         for _ in range(retries):
             try:
-                actions = tuple(resample(history, player))
-                state = validated.get(actions)
-                if state is None:
-                    state = validated[actions] = replay_history(model, list(actions), player,
-                                                                history)
+                drawn = resample(history, player)
+            except GGPError as exc:
+                last_error = exc
+                continue
+            except Exception as exc:  # noqa: BLE001 - a trusted model's own exception
+                last_error = ModelError(f"raised {type(exc).__name__}: {exc}",
+                                        function="resample_history", cause=exc)
+                continue
+            actions = tuple(drawn)
+            state = validated.get(actions)
+            if state is not None:
+                return state
+            try:
+                state = validated[actions] = replay_history(model, list(actions), player,
+                                                            history)
                 return state
             except GGPError as exc:
                 last_error = exc

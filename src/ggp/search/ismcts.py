@@ -162,15 +162,19 @@ class ISMCTS:
         trusted, n, budget, clock = ops.model.trusted, ops.num_players, self.simulations, time.perf_counter
         single = self.observer == "single"
         zero, players, log, sqrt, inf = [0.0] * n, range(n), math.log, math.sqrt, math.inf
+        # log(availability) for the UCB bonus, computed once per count (<= simulations + 1)
+        logs = [0.0] + [log(i) for i in range(1, (budget or 0) + 2)]
+        n_logs = len(logs)
         done = 0
         while budget is None or done < budget:
             if deadline is not None and done > 0 and clock() >= deadline:
                 break
             done += 1
             state = draw(rng)
-            last_node = list(trees)  # single: each player's previous node (a tree's top
-            last_action: list[Action | None] = [None] * n  # before it moves), its action there
-            current = list(trees)  # multiple: each player's node in its own tree
+            if single:  # each player's previous node (its tree's top before it moves)
+                last_node, last_action = list(trees), [None] * n  # and its action there
+            else:  # each player's node in its own tree
+                current = list(trees)
             acc = [0.0] * n  # rewards received since the search root
             path = []  # (edge statistics, mover, mover's acc before the move)
             leaf = None
@@ -223,7 +227,8 @@ class ISMCTS:
                     s[2] = avail
                     if untried is None:
                         visits = s[0]
-                        score = s[1] / visits + c * sqrt(log(avail) / visits)
+                        score = s[1] / visits + c * sqrt(
+                            (logs[avail] if avail < n_logs else log(avail)) / visits)
                         if score > best_score or (score == best_score and rng.random() < 0.5):
                             action, stats, best_score = a, s, score
                 if untried is not None:
