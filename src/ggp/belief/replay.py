@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ggp.core.errors import BeliefError, GGPError
+from collections.abc import Callable
+
+from ggp.core.errors import BeliefError, GGPError, ModelError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory, State
 
@@ -63,17 +65,64 @@ def sample_with_model(
     remembers the state of every action sequence already validated, so a searcher that
     draws many samples of the same decision replays each distinct history only once.
     """
+    return model_resampler(model, history, player, retries=retries, cache=cache)()
+
+
+def model_resampler(
+    model: WorldModel,
+    history: ObsActionHistory,
+    player: int,
+    *,
+    retries: int = 10,
+    cache: dict[tuple[Action, ...], State] | None = None,
+) -> Callable[..., State]:
+    """A function drawing one validated state per call, exactly as
+    :func:`sample_with_model` does; what does not change between calls is looked up once
+    (a searcher calls it once per simulation). Its optional argument (a generator) is
+    ignored: inference functions use the global :mod:`random`."""
+    if not model.has("resample_history"):
+        return lambda _rng=None: _sample_state(model, history, player, retries)
+    # The wrapper's only work for a trusted model is turning exceptions into ModelError
+    # (it copies nothing), so a trusted model's function is called directly and its
+    # exceptions are turned into ModelError here; an untrusted one goes through the
+    # wrapper, which raises nothing else.
+    resample = model.namespace.resample_history if model.trusted else model.resample_history
+    validated = {} if cache is None else cache
+
+    def draw(_rng: object = None) -> State:
+        last_error: Exception | None = None
+        for _ in range(retries):
+            try:
+                drawn = resample(history, player)
+            except GGPError as exc:
+                last_error = exc
+                continue
+            except Exception as exc:  # noqa: BLE001 - a trusted model's own exception
+                last_error = ModelError(f"raised {type(exc).__name__}: {exc}",
+                                        function="resample_history", cause=exc)
+                continue
+            actions = tuple(drawn)
+            state = validated.get(actions)
+            if state is not None:
+                return state
+            try:
+                state = validated[actions] = replay_history(model, list(actions), player,
+                                                            history)
+                return state
+            except GGPError as exc:
+                last_error = exc
+        raise BeliefError(f"no consistent state after {retries} tries: {last_error}")
+
+    return draw
+
+
+def _sample_state(
+    model: WorldModel, history: ObsActionHistory, player: int, retries: int
+) -> State:
+    """Sample with ``resample_state``, validating the state's observation."""
     last_error: Exception | None = None
     for _ in range(retries):
         try:
-            if model.has("resample_history"):
-                actions = tuple(model.resample_history(history, player))
-                if cache is not None and actions in cache:
-                    return cache[actions]
-                state = replay_history(model, list(actions), player, history)
-                if cache is not None:
-                    cache[actions] = state
-                return state
             state = model.resample_state(history, player)
             if model.current_player(state) == player and model.same(
                 model.observation(state, player), history[-1][0]

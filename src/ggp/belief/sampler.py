@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from ggp.belief.exact import OpponentModel, information_set, uniform_opponent
 from ggp.belief.generic import particle_filter
-from ggp.belief.replay import sample_with_model
+from ggp.belief.replay import model_resampler
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import ObsActionHistory, State
@@ -35,10 +35,9 @@ class Belief:
     """A prepared belief for one decision: ``sample(rng)`` draws a complete state."""
 
     def __init__(self, draw: Callable[[random.Random], State]) -> None:
-        self._draw = draw
-
-    def sample(self, rng: random.Random) -> State:
-        return self._draw(rng)
+        # ``sample`` is ``draw`` itself, not a method calling it: searchers call it once per
+        # simulation, and a frame less is measurable in small games.
+        self.sample: Callable[[random.Random], State] = draw
 
 
 class BeliefSampler(ABC):
@@ -80,12 +79,8 @@ class ModelSampler(BeliefSampler):
         self.retries = retries
 
     def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
-        model, retries = self.model, self.retries
-        validated: dict = {}  # sampled action sequence -> its replayed state
-
-        def draw(r: random.Random) -> State:
-            return sample_with_model(model, history, player, retries=retries, cache=validated)
-
+        # remembers the replayed state of every sampled action sequence
+        draw = model_resampler(self.model, history, player, retries=self.retries)
         random.seed(rng.getrandbits(32))
         draw(rng)  # fail early, with a typed error, before any search starts
         return Belief(draw)

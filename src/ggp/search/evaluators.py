@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from ggp.core.errors import ModelError
 from ggp.core.model import WorldModel
-from ggp.core.protocol import CHANCE, TERMINAL, State
+from ggp.core.protocol import TERMINAL, State
 from ggp.search.ops import ops_for
 
 ValueVector = list[float]
@@ -63,21 +63,22 @@ class RandomRolloutEvaluator(Evaluator):
         rewards, random, sample_chance = ops.rewards, rng.random, ops.sample_chance
         n, max_steps = ops.num_players, self.max_steps
         total = [0.0] * n
+        zero = [0.0] * n  # `r != zero` is `any(r)` without a call
         start = state
         for _ in range(count):
             state = start
             for _ in range(max_steps):
                 player = current_player(state)
-                if player == TERMINAL:
-                    break
-                if player == CHANCE:
-                    action = sample_chance(state, rng)
-                else:
+                if player >= 0:  # the usual case first: one comparison
                     legal = legal_actions(state)
                     action = legal[int(random() * len(legal))]  # faster than rng.choice
+                elif player == TERMINAL:
+                    break
+                else:
+                    action = sample_chance(state, rng)
                 state = apply(state, action)
                 r = rewards(state)
-                if any(r):
+                if r != zero:
                     for i in range(n):
                         total[i] += r[i]
             else:

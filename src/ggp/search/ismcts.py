@@ -35,9 +35,9 @@ import random
 import time
 from collections.abc import Callable
 
-from ggp.belief.sampler import Belief, BeliefSampler
+from ggp.belief.sampler import BeliefSampler
 from ggp.core.model import WorldModel
-from ggp.core.protocol import CHANCE, TERMINAL, Action, ObsActionHistory, State
+from ggp.core.protocol import TERMINAL, Action, ObsActionHistory, State
 from ggp.search.evaluators import Evaluator, as_evaluator
 from ggp.search.mcts import exploration_scale
 from ggp.search.ops import ops_for
@@ -83,57 +83,6 @@ class InfoNode:
         return node
 
 
-class _SingleObserver:
-    """Nodes keyed by the acting player's own (observation, action) history."""
-
-    def __init__(self, ops, root_player: int, root_obs: object) -> None:
-        self.ops = ops
-        self.trusted = ops.model.trusted
-        self.first = [InfoNode() for _ in range(ops.num_players)]  # children: first obs
-        self.root = self.first[root_player].child(None, root_obs, self.trusted)
-        self.last: list = []
-
-    def start(self, state: State) -> None:
-        self.last = [None] * self.ops.num_players
-
-    def node_for(self, player: int, state: State) -> InfoNode:
-        obs = self.ops.observations(state)[player]
-        previous = self.last[player]
-        if previous is None:
-            return self.first[player].child(None, obs, self.trusted)
-        node, action = previous
-        return node.child(action, obs, self.trusted)
-
-    def moved(self, mover: int, node: InfoNode | None, action: Action, state: State) -> None:
-        if mover >= 0:
-            self.last[mover] = (node, action)
-
-
-class _MultipleObserver:
-    """One tree per player; an edge is (own action, own observation after it) for the
-    mover and the new observation for every other player."""
-
-    def __init__(self, ops, root_player: int, root_obs: object) -> None:
-        self.ops = ops
-        self.trusted = ops.model.trusted
-        self.trees = [InfoNode() for _ in range(ops.num_players)]
-        self.root = self.trees[root_player]
-        self.current: list[InfoNode] = []
-
-    def start(self, state: State) -> None:
-        self.current = list(self.trees)
-
-    def node_for(self, player: int, state: State) -> InfoNode:
-        return self.current[player]
-
-    def moved(self, mover: int, node: InfoNode | None, action: Action, state: State) -> None:
-        observations = self.ops.observations(state)
-        current = self.current
-        for q in range(len(current)):
-            current[q] = current[q].child(action if q == mover else None, observations[q],
-                                          self.trusted)
-
-
 class ISMCTS:
     """ISMCTS over a :class:`WorldModel`, determinizing with a belief sampler.
 
@@ -174,85 +123,146 @@ class ISMCTS:
     def search(self, history: ObsActionHistory, player: int) -> InfoNode:
         """Search from ``player``'s decision point ``history[-1]``; returns the root node."""
         belief = self.sampler.belief(history, player, self.rng)
-        kind = _SingleObserver if self.observer == "single" else _MultipleObserver
         # The root's observation as the model itself builds it (the history may have
         # passed through JSON, turning tuples into lists, which trusted lookups by == see).
         root_obs = self.ops.observations(belief.sample(self.rng))[player]
-        tracker = kind(self.ops, player, root_obs)
+        trees = [InfoNode() for _ in range(self.ops.num_players)]
+        if self.observer == "single":
+            # trees[p]: a node whose children are p's first observations in a simulation
+            root = trees[player].child(None, root_obs, self.ops.model.trusted)
+        else:
+            root = trees[player]
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        done = 0
-        while self.simulations is None or done < self.simulations:
-            if deadline is not None and time.perf_counter() >= deadline and done > 0:
-                break
-            self._simulate(belief, tracker)
-            done += 1
-        return tracker.root
+        self._run(belief.sample, trees, deadline)
+        return root
 
     def best_action(self, history: ObsActionHistory, player: int) -> Action:
         """The root's most visited action."""
         return most_visited(self.search(history, player))
 
-    def _simulate(self, belief: Belief, tracker) -> None:
-        ops, rng, n = self.ops, self.rng, self.ops.num_players
-        state = belief.sample(rng)
-        tracker.start(state)
-        acc = [0.0] * n  # rewards received since the search root
-        path: list[tuple[list[float], int, float]] = []  # (edge stats, mover, acc before)
-        leaf: list[float] | None = None
-        while True:
-            mover = ops.current_player(state)
-            if mover == TERMINAL:
-                break
-            node = None
-            if mover == CHANCE:
-                action = ops.sample_chance(state, rng)
-                expanded = False
-            else:
-                node = tracker.node_for(mover, state)
-                action, stats, expanded = self._choose(node, ops.legal_actions(state))
-                path.append((stats, mover, acc[mover]))
-            state = ops.apply(state, action)
-            rewards = ops.rewards(state)
-            if any(rewards):
-                for i in range(n):
-                    acc[i] += rewards[i]
-            if expanded:
-                if ops.current_player(state) != TERMINAL:
-                    leaf = self.evaluator.evaluate(state, rng)
-                    if not self.evaluator.returns_to_come:  # whole-game estimate
-                        leaf = [leaf[i] - acc[i] for i in range(n)]
-                break
-            tracker.moved(mover, node, action, state)
-        for stats, mover, before in path:
-            stats[0] += 1
-            stats[1] += acc[mover] - before + (leaf[mover] if leaf else 0.0)
+    def _run(self, draw: Callable[[random.Random], State], trees: list[InfoNode],
+             deadline: float | None) -> None:
+        """All simulations of a search, in one loop (see the module doc for the keys).
 
-    def _choose(self, node: InfoNode, legal: list[Action]) -> tuple[Action, list, bool]:
-        """UCB over the legal actions with availability counts; an untried legal action
-        is expanded first. Returns ``(action, its statistics, expanded?)``."""
-        get, c, log, sqrt = node.stats.get, self.c, math.log, math.sqrt
-        untried = None
-        best, best_stats, best_score = None, None, -math.inf
-        for a in legal:
-            s = get(a)
-            if s is None:
-                if untried is None:
-                    untried = [a]
+        Single observer: the node where player *p* acts is the child of *p*'s previous
+        node (``trees[p]`` before its first move) along the action *p* took there, then
+        *p*'s observation. Multiple observer: ``current[q]`` is player *q*'s node in its
+        own tree (``trees[q]`` at the start); after every move it follows the edge
+        labelled by *q*'s own action (if *q* moved, else None) and *q*'s new observation.
+
+        This is the hot loop of every imperfect-information agent: a Python call costs
+        about as much as a small game's model function, so the node lookup and the UCB
+        choice are written inline rather than as methods, and everything used repeatedly
+        is bound to a local once per search.
+        """
+        ops, rng, c = self.ops, self.rng, self.c
+        current_player, legal_actions, apply = ops.current_player, ops.legal_actions, ops.apply
+        rewards_of, observations, sample_chance = ops.rewards, ops.observations, ops.sample_chance
+        evaluate, to_come = self.evaluator.evaluate, self.evaluator.returns_to_come
+        trusted, n, budget, clock = ops.model.trusted, ops.num_players, self.simulations, time.perf_counter
+        single = self.observer == "single"
+        zero, players, log, sqrt, inf = [0.0] * n, range(n), math.log, math.sqrt, math.inf
+        # log(availability) for the UCB bonus, computed once per count (<= simulations + 1)
+        logs = [0.0] + [log(i) for i in range(1, (budget or 0) + 2)]
+        n_logs = len(logs)
+        done = 0
+        while budget is None or done < budget:
+            if deadline is not None and done > 0 and clock() >= deadline:
+                break
+            done += 1
+            state = draw(rng)
+            if single:  # each player's previous node (its tree's top before it moves)
+                last_node, last_action = list(trees), [None] * n  # and its action there
+            else:  # each player's node in its own tree
+                current = list(trees)
+            acc = [0.0] * n  # rewards received since the search root
+            path = []  # (edge statistics, mover, mover's acc before the move)
+            leaf = None
+            while True:
+                mover = current_player(state)
+                if mover < 0:  # TERMINAL or CHANCE
+                    if mover == TERMINAL:
+                        break
+                    action = sample_chance(state, rng)
+                    state = apply(state, action)
+                    rewards = rewards_of(state)
+                    if rewards != zero:
+                        for i in players:
+                            acc[i] += rewards[i]
+                    if not single:
+                        seen = observations(state)
+                        for q in players:
+                            current[q] = current[q].child(None, seen[q], trusted)
+                    continue
+                # ---- the mover's node
+                if single:
+                    obs = observations(state)[mover]
+                    parent, edge = last_node[mover], last_action[mover]
+                    node = None
+                    if trusted:  # InfoNode.child, inlined
+                        bucket = parent.children.get(edge)
+                        if bucket is not None:
+                            for seen, candidate in bucket:
+                                if seen == obs:
+                                    node = candidate
+                                    break
+                    if node is None:
+                        node = parent.child(edge, obs, trusted)
                 else:
-                    untried.append(a)
-                continue
-            avail = s[2] + 1  # [visits, total, availability]: literal indices, hot loop
-            s[2] = avail
-            if untried is None:
-                visits = s[0]
-                score = s[1] / visits + c * sqrt(log(avail) / visits)
-                if score > best_score or (score == best_score and self.rng.random() < 0.5):
-                    best, best_stats, best_score = a, s, score
-        if untried is not None:
-            action = untried[0] if len(untried) == 1 else self.rng.choice(untried)
-            s = node.stats[action] = [0, 0.0, 1]
-            return action, s, True
-        return best, best_stats, False
+                    node = current[mover]
+                # ---- UCB over the legal actions with availability counts; an untried
+                # legal action is expanded first. stats: [visits, total, availability]
+                get = node.stats.get
+                untried = None
+                action, stats, best_score = None, None, -inf
+                for a in legal_actions(state):
+                    s = get(a)
+                    if s is None:
+                        if untried is None:
+                            untried = [a]
+                        else:
+                            untried.append(a)
+                        continue
+                    avail = s[2] + 1
+                    s[2] = avail
+                    if untried is None:
+                        visits = s[0]
+                        score = s[1] / visits + c * sqrt(
+                            (logs[avail] if avail < n_logs else log(avail)) / visits)
+                        if score > best_score or (score == best_score and rng.random() < 0.5):
+                            action, stats, best_score = a, s, score
+                if untried is not None:
+                    action = untried[0] if len(untried) == 1 else rng.choice(untried)
+                    stats = node.stats[action] = [0, 0.0, 1]
+                path.append((stats, mover, acc[mover]))
+                # ---- the move
+                state = apply(state, action)
+                rewards = rewards_of(state)
+                if rewards != zero:
+                    for i in players:
+                        acc[i] += rewards[i]
+                if untried is not None:  # expanded: value the new edge and stop
+                    if current_player(state) != TERMINAL:
+                        leaf = evaluate(state, rng)
+                        if not to_come:  # whole-game estimate
+                            leaf = [leaf[i] - acc[i] for i in players]
+                    break
+                if single:
+                    last_node[mover] = node
+                    last_action[mover] = action
+                else:
+                    seen = observations(state)
+                    for q in players:
+                        current[q] = current[q].child(action if q == mover else None,
+                                                      seen[q], trusted)
+            if leaf is None:  # the usual case in small games: a terminal state was reached
+                for stats, mover, before in path:
+                    stats[0] += 1
+                    stats[1] += acc[mover] - before
+            else:
+                for stats, mover, before in path:
+                    stats[0] += 1
+                    stats[1] += acc[mover] - before + leaf[mover]
 
 
 def most_visited(root: InfoNode) -> Action:
