@@ -1,0 +1,248 @@
+"""Grounding: a GDL game as a finite set of ground (variable-free) rules.
+
+How it works:
+
+1. **Possibly-true atoms.** A *relaxed* copy of the rules is evaluated to a fixpoint:
+   ``true`` is replaced by "initially true or possibly next" (``$true``), ``does`` by
+   "possibly legal" (``$does``), and negative literals on state-dependent relations are
+   dropped. Dropping a negative literal only makes a rule fire more often, so every atom
+   that holds in some reachable state (with some legal joint move) is in the result: it
+   is an over-approximation. Static relations (``succ``, ``distinct``, ``index``, ...) do
+   not depend on the state and are computed exactly. The evaluation reuses
+   :class:`ggp.gdl.compiled.CompiledReasoner`, since every relation of the relaxed program
+   is state-independent.
+2. **Instances.** For every rule with a state-dependent head, an extra relaxed rule
+   ``$iN(v1, ..., vk) :- body`` (``vi`` the variables bound by the positive literals)
+   enumerates the variable bindings under which its body can hold. Each binding gives one
+   ground rule whose body keeps only the state-dependent literals: static literals and
+   ``distinct`` are decided at grounding time ("folded"), a negated atom that can never
+   hold is dropped, and a negated pattern with variables that occur nowhere else becomes
+   one negated atom per possible match.
+
+The result, :class:`GroundProgram`, lists the possible fluents and moves and the ground
+rules of every state-dependent atom. :class:`NotGroundable` says why a game could not be
+grounded within :class:`GroundingLimits` (the caller falls back to the compiled reasoner).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from ggp.core.errors import ModelError
+from ggp.gdl.compiled import CompiledReasoner, _Context
+from ggp.gdl.naive import _unify
+from ggp.gdl.program import atom_of, dependencies, normalize, reachable
+from ggp.gdl.terms import Rule, Var, key_of, substitute, to_kif, variables
+
+INPUTS = frozenset({"true/1", "does/2"})
+TARGETS = ("legal/2", "next/1", "terminal/0", "goal/2", "sees/2")
+_ROOTS = set(TARGETS) | {"init/1", "role/1"}
+_TRUE, _DOES = "$true", "$does"  # '$' never occurs in a parsed symbol
+
+
+@dataclass(frozen=True)
+class GroundingLimits:
+    """When to give up grounding (the game is then played by the compiled reasoner)."""
+
+    seconds: float = 4.0          # relaxed fixpoint and instantiation together
+    max_atoms: int = 60_000       # possibly-true atoms of state-dependent relations
+    max_rules: int = 150_000      # ground rules
+    max_fluents: int = 5_000      # bits of the state encoding
+
+
+class NotGroundable(Exception):
+    """The game cannot be grounded; ``str(exc)`` is the reason, for users."""
+
+
+@dataclass
+class GroundProgram:
+    """A grounded game.
+
+    Atoms are ground terms as in :mod:`ggp.gdl.terms`: ``("true", fluent)``,
+    ``("does", role, move)``, ``("legal", role, move)``, ``"terminal"``, views like
+    ``("line", "x")``. ``rules[head]`` lists ``(positive atoms, negated atoms)`` bodies:
+    the head holds when some body holds. ``true``/``does`` atoms have no rules (inputs);
+    an atom with no rules is false.
+    """
+
+    roles: list[str]
+    init: frozenset                 # the initial fluents
+    fluents: list                   # every possibly-true fluent, sorted by KIF text
+    moves: dict[str, list]          # role -> possibly-legal moves, sorted by str()
+    rules: dict = field(default_factory=dict)
+    num_rules: int = 0
+
+
+def ground(rules: list[Rule], limits: GroundingLimits = GroundingLimits()) -> GroundProgram:
+    """Ground ``rules`` (a validated description) or raise :class:`NotGroundable`."""
+    deadline = time.perf_counter() + limits.seconds
+    flat = normalize(rules)
+    roles = list(dict.fromkeys(r.head[1] for r in rules if key_of(r.head) == "role/1"
+                               and not r.body))
+    graph = dependencies(flat)
+    dynamic = {k for k in graph if reachable(graph, {k}) & INPUTS} | INPUTS
+    needed = reachable(graph, _ROOTS)
+    used = [r for r in flat if key_of(r.head) in needed]
+    instanced = [r for r in used if key_of(r.head) in dynamic]
+
+    relaxed = [_relax(r, dynamic) for r in used]
+    x, r_, m = Var("x"), Var("r"), Var("m")
+    relaxed += [Rule((_TRUE, x), (("init", x),)), Rule((_TRUE, x), (("next", x),)),
+                Rule((_DOES, r_, m), (("legal", r_, m),))]
+    inst_vars = []
+    for i, rule in enumerate(instanced):
+        names = _bound_vars(rule.body)
+        inst_vars.append(names)
+        head = (f"$i{i}", *names) if names else f"$i{i}"
+        relaxed.append(Rule(head, _relax(rule, dynamic).body, rule.loc))
+
+    static = _evaluate(relaxed, deadline, limits)
+    possible = _possible_sets(static, dynamic)
+    size = sum(len(v) for v in possible.values())
+    if size > limits.max_atoms:
+        raise NotGroundable(f"{size} possibly-true atoms (limit {limits.max_atoms})")
+    fluents = sorted((a[1] for a in possible.get("true/1", ())), key=to_kif)
+    if len(fluents) > limits.max_fluents:
+        raise NotGroundable(f"{len(fluents)} possible fluents (limit {limits.max_fluents})")
+
+    out: dict = defaultdict(list)
+    count = 0
+    for i, rule in enumerate(instanced):
+        key = f"$i{i}/{len(inst_vars[i])}"
+        for values in static.get(key, ()):
+            binding = dict(zip(inst_vars[i], values))
+            body = _ground_body(rule.body, binding, dynamic, possible)
+            if body is None:
+                continue
+            out[substitute(rule.head, binding)].append(body)
+            count += 1
+            if count > limits.max_rules:
+                raise NotGroundable(f"more than {limits.max_rules} ground rules")
+        if time.perf_counter() > deadline:
+            raise NotGroundable(f"grounding took longer than {limits.seconds} s")
+    # state-independent legal/goal/terminal/next/sees facts hold in every state
+    for key in TARGETS:
+        if key not in dynamic:
+            name = key.split("/")[0]
+            for args in static.get(key, ()):
+                out[(name, *args) if args else name].append(((), ()))
+                count += 1
+
+    moves: dict[str, list] = {r: [] for r in roles}
+    for _, role, move in possible.get("does/2", ()):
+        if role in moves:
+            moves[role].append(move)
+    for ms in moves.values():
+        ms.sort(key=str)
+    init = frozenset(args[0] for args in static.get("init/1", ()))
+    rules_out = {head: _dedupe(bodies) for head, bodies in out.items()}
+    return GroundProgram(roles, init, fluents, moves, rules_out,
+                         sum(len(b) for b in rules_out.values()))
+
+
+# ---------------------------------------------------------------------- relaxation
+def _relax(rule: Rule, dynamic: set) -> Rule:
+    """The rule with ``true``/``does`` renamed and negated dynamic literals dropped."""
+    body = []
+    for lit in rule.body:
+        a = atom_of(lit)
+        if a is None:
+            body.append(lit)  # distinct / not distinct: exact
+            continue
+        atom, positive = a
+        key = key_of(atom)
+        if not positive:
+            if key not in dynamic:
+                body.append(lit)
+            continue
+        if key == "true/1":
+            atom = (_TRUE, atom[1])
+        elif key == "does/2":
+            atom = (_DOES, atom[1], atom[2])
+        body.append(atom)
+    return Rule(rule.head, tuple(body), rule.loc)
+
+
+def _bound_vars(body) -> list:
+    """Variables bound by the positive relational literals, in order of occurrence."""
+    seen: dict = {}
+    for lit in body:
+        a = atom_of(lit)
+        if a is not None and a[1]:
+            for v in variables(lit):
+                seen.setdefault(v, None)
+    return list(seen)
+
+
+class _Budgeted(CompiledReasoner):
+    """The compiled reasoner with a deadline checked before every rule evaluation
+    (a fixpoint over a huge relaxed game must not run for minutes)."""
+
+    deadline = float("inf")
+
+    def _compile(self, rule, same_stratum):
+        fn = super()._compile(rule, same_stratum)
+        owner = self
+
+        def guarded(rel, index):
+            if time.perf_counter() > owner.deadline:
+                raise NotGroundable("the possibly-true atoms were not found in time")
+            return fn(rel, index)
+
+        return guarded
+
+
+def _evaluate(relaxed: list[Rule], deadline: float, limits: GroundingLimits) -> dict:
+    """Every relation of the relaxed program (all of them are state-independent)."""
+    _Budgeted.deadline = deadline
+    try:
+        engine = _Budgeted(relaxed)
+        ctx = _Context(engine._static, {})
+        for i in range(len(engine._strata)):  # the $i relations are not queried otherwise
+            if engine._strata[i][0] not in engine._static:
+                engine._run_stratum(i, ctx)
+    except ModelError as exc:  # e.g. an unbounded counter in the relaxed game
+        raise NotGroundable(f"relaxed fixpoint failed: {exc}") from None
+    finally:
+        _Budgeted.deadline = float("inf")
+    return engine._static
+
+
+def _possible_sets(static: dict, dynamic: set) -> dict:
+    """Possibly-true atoms of each state-dependent relation, as full ground atoms."""
+    possible: dict = {}
+    for key in dynamic:
+        name = key.rsplit("/", 1)[0]
+        source = {"true/1": _TRUE + "/1", "does/2": _DOES + "/2"}.get(key, key)
+        possible[key] = {(name, *args) if args else name for args in static.get(source, ())}
+    return possible
+
+
+def _ground_body(body, binding: dict, dynamic: set, possible: dict):
+    """``(positive atoms, negated atoms)`` of one instance, or None if it can never hold."""
+    pos, neg = [], []
+    for lit in body:
+        a = atom_of(lit)
+        if a is None:
+            continue  # distinct: decided by the instance relation
+        atom, positive = a
+        key = key_of(atom)
+        if key not in dynamic:
+            continue  # static: decided by the instance relation
+        g = substitute(atom, binding)
+        if positive:
+            if g not in possible[key]:
+                return None
+            pos.append(g)
+        elif next(variables(g), None) is None:
+            if g in possible[key]:
+                neg.append(g)
+        else:  # variables only under `not`: no possible atom may match
+            neg.extend(f for f in possible[key] if _unify(g, f, {}) is not None)
+    return tuple(dict.fromkeys(pos)), tuple(dict.fromkeys(neg))
+
+
+def _dedupe(bodies: list) -> list:
+    return list(dict.fromkeys(bodies))
