@@ -1,9 +1,10 @@
 """Random playouts per second of the GDL reasoners (gdl-perf method).
 
 From the initial state: legal moves of every role, a random joint move, next state, until
-terminal; then the goals. Timed after a warm-up playout. The compiled reasoner is compared
-with the naive interpreter (``ggp.gdl.naive``) measured in the same run, and both with
-ggp-base's Java prover numbers on this machine kind (shared/research/ggpbase.md).
+terminal; then the goals. Timed after a warm-up playout. The grounded reasoner
+(``ggp.gdl.grounded``, "-" when the game falls back) and the compiled reasoner are compared
+with the naive interpreter (``ggp.gdl.naive``) measured in the same run, and with ggp-base's
+Java prover and naive Java propnet numbers on this machine kind (shared/research/ggpbase.md).
 
     python bench/gdl_playouts.py                # all five games, 10 s per engine and game
     python bench/gdl_playouts.py --seconds 3 ticTacToe connectFour
@@ -12,11 +13,14 @@ ggp-base's Java prover numbers on this machine kind (shared/research/ggpbase.md)
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 from pathlib import Path
 
 from ggp.gdl.compiled import CompiledReasoner
+from ggp.gdl.ground import NotGroundable
+from ggp.gdl.grounded import make_reasoner
 from ggp.gdl.kif import parse_kif
 from ggp.gdl.naive import NaiveReasoner
 
@@ -78,16 +82,27 @@ def main() -> None:
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     print(f"clock: {args.clock}")
-    header = (f"{'game':<14}{'compiled':>12}{'(steps/s)':>11}{'naive':>10}{'(steps/s)':>11}"
-              f"{'vs naive':>10}{'vs Java prover':>16}{'vs Java propnet':>17}")
+    header = (f"{'game':<14}{'grounded':>10}{'compiled':>10}{'naive':>10}"
+              f"{'gr/comp':>9}{'gr/naive':>10}{'gr/Java prover':>16}{'gr/Java propnet':>17}"
+              f"{'comp/Java propnet':>19}")
     print(header)
     for game in args.games:
         rules = parse_kif((args.corpus / f"{game}.kif").read_text()).rules
         t0 = time.perf_counter()
+        try:
+            grounded = make_reasoner(rules, engine="grounded")
+            reason = ""
+        except NotGroundable as exc:
+            grounded, reason = None, str(exc)
+        ground_build = time.perf_counter() - t0
+        t0 = time.perf_counter()
         fast = CompiledReasoner(rules)
         build = time.perf_counter() - t0
+        if grounded is not None:
+            g_n, g_steps, g_secs = measure(grounded, args.seconds, warm_up=True)
+            g_rate = g_n / g_secs
         n, steps, secs = measure(fast, args.seconds, warm_up=True)
-        fast_rate, fast_steps, depth = n / secs, steps / secs, steps / max(n, 1)
+        fast_rate, depth = n / secs, steps / max(n, 1)
         slow_n, slow_steps, slow_secs = measure(NaiveReasoner(rules),
                                                 args.naive_seconds or args.seconds, warm_up=False)
         slow_steps /= slow_secs
@@ -95,10 +110,16 @@ def main() -> None:
         # state changes/s and the mean depth of the compiled engine's playouts (marked ~)
         slow_rate = slow_n / slow_secs if slow_n >= 3 else slow_steps / depth
         mark = " " if slow_n >= 3 else "~"
-        print(f"{game:<14}{fast_rate:>12.2f}{fast_steps:>11.0f}{mark}{slow_rate:>9.3f}{slow_steps:>11.1f}"
-              f"{fast_rate / slow_rate:>9.1f}x{fast_rate / JAVA_PROVER[game]:>15.2f}x"
-              f"{fast_rate / JAVA_PROPNET[game]:>16.3f}x   (build {build:.2f}s, {n} playouts, "
-              f"depth {depth:.0f})", flush=True)
+        if grounded is None:
+            gr = f"{'-':>10}{'-':>9}{'-':>10}{'-':>16}{'-':>17}"
+        else:
+            gr = (f"{g_rate:>10.2f}{g_rate / fast_rate:>8.2f}x{g_rate / slow_rate:>9.1f}x"
+                  f"{g_rate / JAVA_PROVER[game]:>15.2f}x{g_rate / JAVA_PROPNET[game]:>16.3f}x")
+        print(f"{game:<14}{gr[:10]}{fast_rate:>10.2f}{mark}{slow_rate:>9.3f}{gr[10:]}"
+              f"{fast_rate / JAVA_PROPNET[game]:>18.3f}x   (build: grounded {ground_build:.2f}s,"
+              f" compiled {build:.2f}s; depth {depth:.0f})"
+              + (f"  [not grounded: {reason}]" if reason else ""), flush=True)
+    print(f"load average: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}")
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ grounded within :class:`GroundingLimits` (the caller falls back to the compiled 
 from __future__ import annotations
 
 import time
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 
 from ggp.core.errors import ModelError
@@ -46,7 +46,7 @@ _TRUE, _DOES = "$true", "$does"  # '$' never occurs in a parsed symbol
 class GroundingLimits:
     """When to give up grounding (the game is then played by the compiled reasoner)."""
 
-    seconds: float = 4.0          # relaxed fixpoint and instantiation together
+    seconds: float = 3.0          # relaxed fixpoint and instantiation together
     max_atoms: int = 60_000       # possibly-true atoms of state-dependent relations
     max_rules: int = 150_000      # ground rules
     max_fluents: int = 5_000      # bits of the state encoding
@@ -75,8 +75,33 @@ class GroundProgram:
     num_rules: int = 0
 
 
+_MEMO: "OrderedDict[tuple, GroundProgram | str]" = OrderedDict()
+_MEMO_SIZE = 32
+
+
 def ground(rules: list[Rule], limits: GroundingLimits = GroundingLimits()) -> GroundProgram:
-    """Ground ``rules`` (a validated description) or raise :class:`NotGroundable`."""
+    """Ground ``rules`` (a validated description) or raise :class:`NotGroundable`.
+
+    Results (and reasons for failing) are remembered for the last few rule sets, since
+    one process often loads the same game many times (tests, tournaments); a
+    :class:`GroundProgram` is never modified after it is built."""
+    key = (tuple(rules), limits)
+    found = _MEMO.get(key)
+    if found is None:
+        try:
+            found = _ground(rules, limits)
+        except NotGroundable as exc:
+            found = str(exc)
+        _MEMO[key] = found
+        if len(_MEMO) > _MEMO_SIZE:
+            _MEMO.popitem(last=False)
+    _MEMO.move_to_end(key)
+    if isinstance(found, str):
+        raise NotGroundable(found)
+    return found
+
+
+def _ground(rules: list[Rule], limits: GroundingLimits) -> GroundProgram:
     deadline = time.perf_counter() + limits.seconds
     flat = normalize(rules)
     roles = list(dict.fromkeys(r.head[1] for r in rules if key_of(r.head) == "role/1"
@@ -110,16 +135,14 @@ def ground(rules: list[Rule], limits: GroundingLimits = GroundingLimits()) -> Gr
     out: dict = defaultdict(list)
     count = 0
     for i, rule in enumerate(instanced):
-        key = f"$i{i}/{len(inst_vars[i])}"
-        for values in static.get(key, ()):
-            binding = dict(zip(inst_vars[i], values))
-            body = _ground_body(rule.body, binding, dynamic, possible)
-            if body is None:
-                continue
-            out[substitute(rule.head, binding)].append(body)
-            count += 1
-            if count > limits.max_rules:
-                raise NotGroundable(f"more than {limits.max_rules} ground rules")
+        facts = static.get(f"$i{i}/{len(inst_vars[i])}", ())
+        count += len(facts)
+        if count > limits.max_rules:
+            raise NotGroundable(f"more than {limits.max_rules} ground rules")
+        make = _instantiator(rule, inst_vars[i], dynamic, possible)
+        for values in facts:
+            head, body = make(values)
+            out[head].append(body)
         if time.perf_counter() > deadline:
             raise NotGroundable(f"grounding took longer than {limits.seconds} s")
     # state-independent legal/goal/terminal/next/sees facts hold in every state
@@ -220,28 +243,62 @@ def _possible_sets(static: dict, dynamic: set) -> dict:
     return possible
 
 
-def _ground_body(body, binding: dict, dynamic: set, possible: dict):
-    """``(positive atoms, negated atoms)`` of one instance, or None if it can never hold."""
-    pos, neg = [], []
-    for lit in body:
+def _instantiator(rule: Rule, names: list, dynamic: set, possible: dict):
+    """A generated function from a binding (values of ``names``) to ``(head, (positive
+    atoms, negated atoms))``: static literals and ``distinct`` were decided by the
+    instance relation, positive atoms are possible by construction, negated atoms that
+    can never hold are dropped, and a negated pattern with variables bound nowhere else
+    stands for every possible atom it matches."""
+    slot = {v: f"t[{j}]" for j, v in enumerate(names)}
+    env: dict = {"_V": Var}
+    pos, negs, wild = [], [], []
+    for lit in rule.body:
         a = atom_of(lit)
-        if a is None:
-            continue  # distinct: decided by the instance relation
+        if a is None or key_of(a[0]) not in dynamic:
+            continue
         atom, positive = a
         key = key_of(atom)
-        if key not in dynamic:
-            continue  # static: decided by the instance relation
-        g = substitute(atom, binding)
         if positive:
-            if g not in possible[key]:
-                return None
-            pos.append(g)
-        elif next(variables(g), None) is None:
-            if g in possible[key]:
-                neg.append(g)
-        else:  # variables only under `not`: no possible atom may match
-            neg.extend(f for f in possible[key] if _unify(g, f, {}) is not None)
-    return tuple(dict.fromkeys(pos)), tuple(dict.fromkeys(neg))
+            pos.append(_term_code(atom, slot))
+        elif all(v in slot for v in variables(atom)):
+            env[f"S{len(env)}"] = possible[key]
+            negs.append(f"({_term_code(atom, slot)}, S{len(env) - 1})")
+        else:
+            env[f"W{len(wild)}"] = _matcher(atom, possible[key])
+            wild.append(f"W{len(wild)}({_binding_code(atom, slot)})")
+    neg = f"[x for x, S in ({''.join(n + ', ' for n in negs)}) if x in S]" if negs else "[]"
+    # names like S0/W0 are only used for the sets and matchers in env
+    neg += "".join(f" + {w}" for w in wild)
+    code = (f"def make(t):\n    return {_term_code(rule.head, slot)}, "
+            f"(({''.join(p + ', ' for p in pos)}), tuple(dict.fromkeys({neg})))\n")
+    exec(compile(code, "<gdl-instance>", "exec"), env)  # noqa: S102 - our own code
+    return env["make"]
+
+
+def _term_code(term, slot: dict) -> str:
+    if isinstance(term, Var):
+        return slot[term]
+    if isinstance(term, tuple):
+        return "(" + "".join(_term_code(a, slot) + ", " if i else repr(a) + ", "
+                             for i, a in enumerate(term)) + ")"
+    return repr(term)
+
+
+def _binding_code(atom, slot: dict) -> str:
+    bound = [v for v in dict.fromkeys(variables(atom)) if v in slot]
+    return "{" + ", ".join(f"{_var_code(v)}: {slot[v]}" for v in bound) + "}"
+
+
+def _var_code(v: Var) -> str:
+    return f"_V({v.name!r})"
+
+
+def _matcher(pattern, candidates: set):
+    """``binding -> [possible atoms matching the pattern under the binding]``."""
+    def matches(binding: dict) -> list:
+        g = substitute(pattern, binding)
+        return [f for f in candidates if _unify(g, f, {}) is not None]
+    return matches
 
 
 def _dedupe(bodies: list) -> list:
