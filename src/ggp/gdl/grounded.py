@@ -77,6 +77,19 @@ class GroundedReasoner:
         self._rules = program.rules
         self._order = _topological_order(program.rules)
         self._index_rules()
+        self._does_dep: set = set()  # atoms whose value depends on the joint move
+        for atom in sorted(self._order, key=self._order.get):  # bodies before heads
+            if any(_is_does(a) or a in self._does_dep
+                   for pos, neg in self._rules.get(atom, ()) for a in pos + neg):
+                self._does_dep.add(atom)
+        self._uses: dict = {}  # references to each view in all ground rules
+        for bodies in self._rules.values():
+            for pos, neg in bodies:
+                for a in pos + neg:
+                    self._uses[a] = self._uses.get(a, 0) + 1
+        self._state_values: dict = {}  # folded rules of atoms in _does_dep's complement
+        self._state_texts: dict = {}
+        self._state_cones: dict = {}
         heads = [a for a in program.rules if isinstance(a, tuple)]
         self._next_atoms = [a for a in heads if a[0] == "next" and len(a) == 2]
         self._sees_atoms = [a for a in heads if a[0] == "sees" and len(a) == 3]
@@ -177,6 +190,19 @@ class GroundedReasoner:
                     keyed.setdefault(d, []).append(body)
             self._free[head] = free
             self._keyed[head] = keyed
+
+    def _state_cone(self, root) -> frozenset:
+        """``root`` and the atoms it depends on, for an atom that depends on no move."""
+        found = self._state_cones.get(root)
+        if found is None:
+            seen, stack = set(), [root]
+            while stack:
+                atom = stack.pop()
+                if atom not in seen:
+                    seen.add(atom)
+                    stack.extend(_deps(self._rules, atom))
+            found = self._state_cones[root] = frozenset(seen)
+        return found
 
     def _relevant(self, atom, does: set) -> list:
         out = list(self._free.get(atom, ()))
@@ -305,28 +331,43 @@ class _Folder:
         cone = self._cone(targets)
         cone.sort(key=lambda a: owner._order.get(a, 0))
         uses: dict = {}
+        state_only = owner._state_values
         for atom in cone:
-            v = self._simplify(atom)
+            # an atom that depends on no move folds the same way in every function
+            if atom in owner._does_dep:
+                v = self._simplify(atom)
+            else:
+                v = state_only.get(atom)
+                if v is None:
+                    v = state_only[atom] = self._simplify(atom)
             self.values[atom] = v
             if isinstance(v, list):
                 for _, _, pos, neg in v:
                     for ref in pos + neg:
                         uses[ref] = uses.get(ref, 0) + 1
-        target_set = set(targets)
         lines = []
+        texts = owner._state_texts
         for atom in cone:
             v = self.values[atom]
-            if atom in target_set or not isinstance(v, list):
+            if not uses.get(atom) or not isinstance(v, list):
                 continue
-            text = self._expr(v)
-            if uses.get(atom, 0) == 1 and len(text) <= _INLINE_CHARS:
+            if atom in owner._does_dep:
+                text, once = self._expr(v), uses[atom] == 1
+            else:  # same text everywhere: local names are stable (topological index)
+                text = texts.get(atom)
+                if text is None:
+                    text = texts[atom] = self._expr(v)
+                once = owner._uses.get(atom) == 1
+            if once and len(text) <= _INLINE_CHARS:
                 self.inline[atom] = text
             else:
-                name = self.names[atom] = f"v{len(self.names)}"
+                name = self.names[atom] = f"v{owner._order[atom]}"
                 lines.append(f"{name} = {text}")
         return self.values, lines, self.expr
 
     def expr(self, atom, rules=None) -> str:
+        if rules is None and atom in self.names:
+            return self.names[atom]
         v = self.values.get(atom, False) if rules is None else rules
         if v is True:
             return "True"
@@ -335,16 +376,24 @@ class _Folder:
         return self._expr(v)
 
     def _cone(self, targets: list) -> list:
-        seen, stack = set(), list(targets)
+        """Every atom the targets depend on under this joint move."""
+        owner = self.owner
+        seen, stack, state_roots = set(), list(targets), set()
         while stack:
             atom = stack.pop()
             if atom in seen:
                 continue
             seen.add(atom)
-            for pos, neg in self.owner._relevant(atom, self.does):
+            for pos, neg in owner._relevant(atom, self.does):
                 for a in pos + neg:
-                    if not _is_true(a) and not _is_does(a) and a not in seen:
+                    if _is_true(a) or _is_does(a) or a in seen:
+                        continue
+                    if a in owner._does_dep:
                         stack.append(a)
+                    else:
+                        state_roots.add(a)
+        for root in state_roots:
+            seen.update(owner._state_cone(root))
         return list(seen)
 
     def _simplify(self, atom):
