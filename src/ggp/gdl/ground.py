@@ -26,11 +26,12 @@ grounded within :class:`GroundingLimits` (the caller falls back to the compiled 
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 
-from ggp.core.errors import ModelError
+from ggp.core.errors import ModelError, ModelLoadError
 from ggp.gdl.compiled import CompiledReasoner, _Context
 from ggp.gdl.naive import _unify
 from ggp.gdl.program import atom_of, dependencies, normalize, reachable
@@ -46,13 +47,13 @@ _TRUE, _DOES = "$true", "$does"  # '$' never occurs in a parsed symbol
 class GroundingLimits:
     """When to give up grounding (the game is then played by the compiled reasoner)."""
 
-    seconds: float = 3.0          # relaxed fixpoint and instantiation together
+    seconds: float = 1.5          # CPU time of the relaxed fixpoint and instantiation
     max_atoms: int = 60_000       # possibly-true atoms of state-dependent relations
     max_rules: int = 150_000      # ground rules
     max_fluents: int = 5_000      # bits of the state encoding
 
 
-class NotGroundable(Exception):
+class NotGroundable(ModelLoadError):
     """The game cannot be grounded; ``str(exc)`` is the reason, for users."""
 
 
@@ -77,6 +78,7 @@ class GroundProgram:
 
 _MEMO: "OrderedDict[tuple, GroundProgram | str]" = OrderedDict()
 _MEMO_SIZE = 32
+_LOCK = threading.Lock()
 
 
 def ground(rules: list[Rule], limits: GroundingLimits = GroundingLimits()) -> GroundProgram:
@@ -86,23 +88,25 @@ def ground(rules: list[Rule], limits: GroundingLimits = GroundingLimits()) -> Gr
     one process often loads the same game many times (tests, tournaments); a
     :class:`GroundProgram` is never modified after it is built."""
     key = (tuple(rules), limits)
-    found = _MEMO.get(key)
-    if found is None:
-        try:
-            found = _ground(rules, limits)
-        except NotGroundable as exc:
-            found = str(exc)
-        _MEMO[key] = found
-        if len(_MEMO) > _MEMO_SIZE:
-            _MEMO.popitem(last=False)
-    _MEMO.move_to_end(key)
+    with _LOCK:  # players loading the same game in two threads ground it once
+        found = _MEMO.get(key)
+        if found is None:
+            try:
+                found = _ground(rules, limits)
+            except NotGroundable as exc:
+                found = str(exc)
+            _MEMO[key] = found
+            if len(_MEMO) > _MEMO_SIZE:
+                _MEMO.popitem(last=False)
+        _MEMO.move_to_end(key)
     if isinstance(found, str):
         raise NotGroundable(found)
     return found
 
 
 def _ground(rules: list[Rule], limits: GroundingLimits) -> GroundProgram:
-    deadline = time.perf_counter() + limits.seconds
+    # CPU time of this thread: the budget does not shrink on a busy machine
+    deadline = time.thread_time() + limits.seconds
     flat = normalize(rules)
     roles = list(dict.fromkeys(r.head[1] for r in rules if key_of(r.head) == "role/1"
                                and not r.body))
@@ -123,7 +127,7 @@ def _ground(rules: list[Rule], limits: GroundingLimits) -> GroundProgram:
         head = (f"$i{i}", *names) if names else f"$i{i}"
         relaxed.append(Rule(head, _relax(rule, dynamic).body, rule.loc))
 
-    static = _evaluate(relaxed, deadline, limits)
+    static = _evaluate(relaxed, deadline)
     possible = _possible_sets(static, dynamic)
     size = sum(len(v) for v in possible.values())
     if size > limits.max_atoms:
@@ -143,8 +147,8 @@ def _ground(rules: list[Rule], limits: GroundingLimits) -> GroundProgram:
         for values in facts:
             head, body = make(values)
             out[head].append(body)
-        if time.perf_counter() > deadline:
-            raise NotGroundable(f"grounding took longer than {limits.seconds} s")
+        if time.thread_time() > deadline:
+            raise NotGroundable(f"grounding took longer than {limits.seconds} s of CPU time")
     # state-independent legal/goal/terminal/next/sees facts hold in every state
     for key in TARGETS:
         if key not in dynamic:
@@ -200,36 +204,35 @@ def _bound_vars(body) -> list:
 
 
 class _Budgeted(CompiledReasoner):
-    """The compiled reasoner with a deadline checked before every rule evaluation
-    (a fixpoint over a huge relaxed game must not run for minutes)."""
+    """The compiled reasoner with a deadline (thread CPU time) checked before every rule
+    evaluation: a fixpoint over a huge relaxed game must not run for minutes."""
 
-    deadline = float("inf")
+    def __init__(self, rules: list[Rule], deadline: float) -> None:
+        self.deadline = deadline
+        super().__init__(rules)
 
     def _compile(self, rule, same_stratum):
         fn = super()._compile(rule, same_stratum)
-        owner = self
+        deadline = self.deadline
 
         def guarded(rel, index):
-            if time.perf_counter() > owner.deadline:
+            if time.thread_time() > deadline:
                 raise NotGroundable("the possibly-true atoms were not found in time")
             return fn(rel, index)
 
         return guarded
 
 
-def _evaluate(relaxed: list[Rule], deadline: float, limits: GroundingLimits) -> dict:
+def _evaluate(relaxed: list[Rule], deadline: float) -> dict:
     """Every relation of the relaxed program (all of them are state-independent)."""
-    _Budgeted.deadline = deadline
     try:
-        engine = _Budgeted(relaxed)
+        engine = _Budgeted(relaxed, deadline)
         ctx = _Context(engine._static, {})
         for i in range(len(engine._strata)):  # the $i relations are not queried otherwise
             if engine._strata[i][0] not in engine._static:
                 engine._run_stratum(i, ctx)
     except ModelError as exc:  # e.g. an unbounded counter in the relaxed game
         raise NotGroundable(f"relaxed fixpoint failed: {exc}") from None
-    finally:
-        _Budgeted.deadline = float("inf")
     return engine._static
 
 
