@@ -351,6 +351,10 @@ class _Folder:
             v = self.values[atom]
             if not uses.get(atom) or not isinstance(v, list):
                 continue
+            if len(v) == 1 and v[0][:2] == (0, 0) and not v[0][3] and len(v[0][2]) == 1 \
+                    and v[0][2][0] in self.names:  # an alias of a local: share its name
+                self.names[atom] = self.names[v[0][2][0]]
+                continue
             if atom in owner._does_dep:
                 text, once = self._expr(v), uses[atom] == 1
             else:  # same text everywhere: local names are stable (topological index)
