@@ -8,6 +8,7 @@ Java prover and naive Java propnet numbers on this machine kind (shared/research
 
     python bench/gdl_playouts.py                # all five games, 10 s per engine and game
     python bench/gdl_playouts.py --seconds 3 ticTacToe connectFour
+    python bench/gdl_playouts.py --seconds 3 --adapter ticTacToe   # + through the world model
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import random
 import time
 from pathlib import Path
 
+from ggp.gdl.adapter import load_gdl_model
 from ggp.gdl.compiled import CompiledReasoner
 from ggp.gdl.ground import NotGroundable
 from ggp.gdl.grounded import make_reasoner
@@ -68,6 +70,20 @@ def measure(reasoner, seconds: float, warm_up: bool, seed: int = 0) -> tuple[int
             return count, steps, elapsed
 
 
+def model_playouts(path: Path, engine: str, seconds: float) -> float:
+    """Playouts/s through the world-model adapter (JSON states, sequentialized moves)."""
+    model = load_gdl_model(path, engine=engine)
+    rng = random.Random(0)
+    count, started = 0, CLOCK()
+    while CLOCK() - started < seconds:
+        state = model.initial_state()
+        while not model.is_terminal(state):
+            state = model.apply(state, rng.choice(model.legal_actions(state)))
+        model.rewards(state)
+        count += 1
+    return count / (CLOCK() - started)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=GAMES)
@@ -78,6 +94,9 @@ def main() -> None:
     parser.add_argument("--clock", choices=["wall", "cpu"], default="wall",
                         help="wall time (gdl-perf) or this process's CPU time (use on a "
                         "machine shared with other jobs)")
+    parser.add_argument("--adapter", action="store_true",
+                        help="also time playouts through the world model (load_gdl_model) "
+                        "with each engine")
     args = parser.parse_args()
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
@@ -119,6 +138,12 @@ def main() -> None:
               f"{fast_rate / JAVA_PROPNET[game]:>18.3f}x   (build: grounded {ground_build:.2f}s,"
               f" compiled {build:.2f}s; depth {depth:.0f})"
               + (f"  [not grounded: {reason}]" if reason else ""), flush=True)
+        if args.adapter:
+            path = args.corpus / f"{game}.kif"
+            rates = {e: model_playouts(path, e, args.seconds) for e in ("auto", "compiled")}
+            print(f"{'':<14}world model: auto engine {rates['auto']:.2f}, compiled engine "
+                  f"{rates['compiled']:.2f} playouts/s ({rates['auto'] / rates['compiled']:.1f}x)",
+                  flush=True)
     print(f"load average: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}")
 
 

@@ -83,7 +83,9 @@ class GDLGame:
         self._player_id = {r: i for i, r in enumerate(self.players)}
         self._text: dict = {}   # ground term -> KIF text
         self._term: dict = {}   # KIF text -> ground term
-        self._states: dict = {}  # tuple of fluent texts -> frozenset of terms
+        self._states: dict = {}  # tuple of fluent texts -> the engine's state
+        self._legal_memo: dict = {}
+        self._terminal_memo: dict = {}
         start = {"step": 0, "true": self._texts(self.engine.decode(self.engine.initial_state())),
                  "pending": {}}
         if gdl_ii:
@@ -130,6 +132,24 @@ class GDLGame:
             self._term[text] = found
         return found
 
+    def _legal(self, fluents) -> dict:
+        """The engine's legal moves, remembered per state (the protocol functions ask
+        several times about the same state)."""
+        found = self._legal_memo.get(fluents)
+        if found is None:
+            if len(self._legal_memo) > 100_000:
+                self._legal_memo.clear()
+            found = self._legal_memo[fluents] = self.engine.legal_moves(fluents)
+        return found
+
+    def _terminal(self, fluents) -> bool:
+        found = self._terminal_memo.get(fluents)
+        if found is None:
+            if len(self._terminal_memo) > 100_000:
+                self._terminal_memo.clear()
+            found = self._terminal_memo[fluents] = self.engine.is_terminal(fluents)
+        return found
+
     def fluents(self, state: State):
         """The engine's state (a fluent frozenset or a bitset) for a JSON state."""
         key = tuple(state["true"])
@@ -158,7 +178,7 @@ class GDLGame:
         role = self._decider(state)
         if role is None:
             return []
-        return [self.text(m) for m in self.engine.legal_moves(self.fluents(state))[role]]
+        return [self.text(m) for m in self._legal(self.fluents(state))[role]]
 
     def get_chance_outcomes(self, state: State) -> list[tuple[str, float]]:
         actions = self.get_legal_actions(state)
@@ -168,7 +188,7 @@ class GDLGame:
         role = self._decider(state)
         if role is None:
             raise IllegalActionError(f"no move is possible in a terminal state (got {action!r})")
-        legal = {self.text(m): m for m in self.engine.legal_moves(self.fluents(state))[role]}
+        legal = {self.text(m): m for m in self._legal(self.fluents(state))[role]}
         if action not in legal:
             try:  # accept other spellings of the same move, e.g. "(MARK 1 1)"
                 action = self.text(parse_kif_term(action))
@@ -186,7 +206,7 @@ class GDLGame:
         return self._advance(self._joint_step(new))
 
     def get_rewards(self, state: State) -> list[float]:
-        if state["pending"] or not self.engine.is_terminal(self.fluents(state)):
+        if state["pending"] or not self._terminal(self.fluents(state)):
             return [0.0] * len(self.players)
         goals = dict(zip(self.roles, self.engine.goals(self.fluents(state))))
         return [float(goals[p]) for p in self.players]
@@ -213,9 +233,9 @@ class GDLGame:
     def _decider(self, state: State) -> str | None:
         """The role that chooses next, or None at a terminal state."""
         fluents = self.fluents(state)
-        if self.engine.is_terminal(fluents):
+        if self._terminal(fluents):
             return None
-        legal = self.engine.legal_moves(fluents)
+        legal = self._legal(fluents)
         pending = state["pending"]
         for role in self.roles:
             if role in pending:
@@ -230,7 +250,7 @@ class GDLGame:
 
     def _joint_step(self, state: State) -> State:
         fluents = self.fluents(state)
-        legal = self.engine.legal_moves(fluents)
+        legal = self._legal(fluents)
         joint = {}
         for role in self.roles:
             if role in state["pending"]:
@@ -274,7 +294,7 @@ class GDLGame:
                     break
                 state = self.INITIAL_STATE
                 continue
-            legal = self.engine.legal_moves(self.fluents(state))
+            legal = self._legal(self.fluents(state))
             found = sum(len(legal[r]) > 1 for r in self.roles) > 1
             state = self.apply_action(state, rng.choice([self.text(m) for m in legal[role]]))
         self._simultaneous = found

@@ -119,12 +119,11 @@ class GroundedReasoner:
 
     def decode(self, state: int) -> frozenset:
         """The ground fluents of a bitset state."""
-        out, i = [], 0
+        out, fluents = [], self._fluents
         while state:
-            if state & 1:
-                out.append(self._fluents[i])
-            state >>= 1
-            i += 1
+            low = state & -state  # the lowest set bit
+            out.append(fluents[low.bit_length() - 1])
+            state ^= low
         return frozenset(out)
 
     def goal_values(self) -> dict[str, list[tuple[int, object]]]:
