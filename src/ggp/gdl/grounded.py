@@ -49,6 +49,10 @@ def make_reasoner(rules: list[Rule], engine: str = "auto",
             if engine == "grounded":
                 raise
             reason = str(exc)
+        except Exception as exc:  # noqa: BLE001 - "auto" must still load the game
+            if engine == "grounded":
+                raise
+            reason = f"grounding failed ({type(exc).__name__}: {exc})"
     else:
         reason = "the compiled engine was asked for"
     fallback = CompiledReasoner(rules)
