@@ -452,10 +452,13 @@ class _Folder:
 
     def _expr(self, rules: list) -> str:
         """OR of the rule conditions; single-fluent rules are merged into one mask."""
-        any_of, terms = 0, []
+        any_of, terms, masks = 0, [], []
         for pm, nm, pv, nv in rules:
-            if not nm and not pv and not nv and pm & (pm - 1) == 0:
-                any_of |= pm
+            if not nm and not pv and not nv:
+                if pm & (pm - 1) == 0:
+                    any_of |= pm
+                else:
+                    masks.append(pm)
                 continue
             parts = []
             if pm:
@@ -465,11 +468,42 @@ class _Folder:
             parts += [self._ref(a) for a in pv]
             parts += [f"not {self._ref(a)}" for a in nv]
             terms.append(" and ".join(parts))
+        terms[:0] = _contains_any(masks)
         if any_of:
             terms.insert(0, f"s & {any_of}")
         if len(terms) == 1:
             return terms[0]
         return " or ".join(f"({t})" for t in terms)
+
+
+def _contains_any(masks: list[int]) -> list[str]:
+    """OR-terms true when ``s`` contains all bits of one of the masks.
+
+    Masks that share a bit are tested behind one test of that bit (the bit in most masks
+    first), so a state lacking it skips them all: on a sparse board, "some line is
+    complete" costs a few bit tests instead of one test per line. Every mask lands in one
+    branch, so the code stays linear in the masks' size; nesting is at most the number of
+    bits of a mask."""
+    terms: list[str] = []
+    masks = list(dict.fromkeys(masks))
+    while masks:
+        counts: dict = {}
+        for m in masks:
+            while m:
+                low = m & -m
+                counts[low] = counts.get(low, 0) + 1
+                m ^= low
+        bit, n = max(counts.items(), key=lambda kv: (kv[1], -kv[0]))
+        if n < 3 or len(masks) < 4:  # nothing worth sharing
+            terms += [f"s & {m} == {m}" if m & (m - 1) else f"s & {m}" for m in masks]
+            break
+        rest = [m ^ bit for m in masks if m & bit]
+        masks = [m for m in masks if not m & bit]
+        if 0 in rest:
+            terms.append(f"s & {bit}")
+        else:
+            terms.append(f"s & {bit} and ({' or '.join(_contains_any(rest))})")
+    return terms
 
 
 def _topological_order(rules: dict) -> dict:
