@@ -169,6 +169,13 @@ def test_recursion_through_the_state_falls_back_and_still_plays():
     assert model.is_terminal(s) and model.rewards(s) == [100.0]
 
 
+def test_a_full_cache_of_joint_move_functions_is_emptied_and_rebuilt(monkeypatch):
+    import ggp.gdl.grounded as grounded_module
+
+    monkeypatch.setattr(grounded_module, "_MAX_JOINT_FUNCTIONS", 3)
+    compare_walks(rules_of(path("connectFour.kif")), 60)
+
+
 def test_unknown_engine_and_never_legal_moves_are_reported():
     rules = rules_of(path("ticTacToe.kif"))
     with pytest.raises(ValueError, match="unknown GDL engine"):

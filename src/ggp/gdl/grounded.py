@@ -32,7 +32,10 @@ from ggp.gdl.ground import GroundingLimits, GroundProgram, NotGroundable, ground
 from ggp.gdl.terms import Rule, to_kif
 
 _INLINE_CHARS = 300  # a view used once is inlined when its expression is this short
-_MAX_JOINT_FUNCTIONS = 20_000  # specialized next-state functions kept per game
+# specialized next-state functions kept per game: at most this many, of at most this much
+# source in all (the code objects take about as much memory again)
+_MAX_JOINT_FUNCTIONS = 20_000
+_MAX_JOINT_CHARS = 40_000_000
 
 
 def make_reasoner(rules: list[Rule], engine: str = "auto",
@@ -98,6 +101,7 @@ class GroundedReasoner:
         self._next_atoms = [a for a in heads if a[0] == "next" and len(a) == 2]
         self._sees_atoms = [a for a in heads if a[0] == "sees" and len(a) == 3]
         self._next_fns: dict = {}
+        self._joint_chars = 0
         self._step_fns: dict = {}
         # the three state queries are generated on first use; each lazy builder replaces
         # itself with the generated function, so later calls go straight to it
@@ -163,10 +167,13 @@ class GroundedReasoner:
             if role in self._moves and move not in self._moves[role]:
                 raise ModelError(f"{to_kif(move)} is never a legal move of {role}",
                                  function="next_state")
-        if len(cache) >= _MAX_JOINT_FUNCTIONS:
+        if len(cache) >= _MAX_JOINT_FUNCTIONS or self._joint_chars > _MAX_JOINT_CHARS:
             cache.clear()
+            self._joint_chars = sum(len(f.source) for c in (self._next_fns, self._step_fns)
+                                    for f in c.values())
         does = {("does", r, m) for r, m in zip(self.roles, key)}
         fn = cache[key] = self._generate("next", does, sees)
+        self._joint_chars += len(fn.source)
         return fn
 
     # ------------------------------------------------------------------ code generation
