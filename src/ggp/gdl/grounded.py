@@ -232,81 +232,101 @@ class GroundedReasoner:
         return self._next_atoms + (self._sees_atoms if sees else [])
 
     def _generate(self, what: str, does: set, sees: bool) -> Callable:
+        """Generate, compile and return ``f(s)`` for one query ("legal", "terminal",
+        "goals", or "next" under the joint move whose atoms are ``does``)."""
         targets = self._targets(what, sees)
         values, lines, expr = _Folder(self, does).fold(targets)
-        consts: dict = {}
-
-        def const(value) -> str:
-            name = f"k{len(consts)}"
-            consts[name] = value
-            return name
-
-        body = [f"    {line}" for line in lines]
+        code = _Code(lines)
         if what == "legal":
-            for i, role in enumerate(self.roles):
-                body.append(f"    L{i} = []")
-                for move in self.program.moves[role]:
-                    cond = expr(("legal", role, move))
-                    if cond == "False":
-                        continue
-                    add = f"L{i}.append({const(move)})"
-                    body.append(f"    {add}" if cond == "True" else f"    if {cond}: {add}")
-            body.append("    return {" + ", ".join(f"{role!r}: L{i}"
-                                                  for i, role in enumerate(self.roles)) + "}")
+            lists = code.lists("L", expr, {r: [(("legal", r, m), m) for m in self.program.moves[r]]
+                                           for r in self.roles})
+            code.add(f"return {lists}")
         elif what == "terminal":
-            body.append(f"    return True if {expr('terminal')} else False")
+            code.add(f"return True if {expr('terminal')} else False")
         elif what == "goals":
             for i, pairs in enumerate(self.goal_values().values()):
-                body.append(f"    g{i} = 0")
-                kw = "if"
-                for v, atom in pairs:
-                    cond = expr(atom)
-                    if cond == "False":
-                        continue
-                    if cond == "True":  # the largest value left always holds
-                        body.append(f"    else: g{i} = {v}" if kw == "elif" else f"    g{i} = {v}")
-                        break
-                    body.append(f"    {kw} {cond}: g{i} = {v}")
-                    kw = "elif"
-            body.append("    return [" + ", ".join(f"g{i}" for i in range(len(self.roles))) + "]")
+                code.add(f"g{i} = 0")
+                code.first_true(f"g{i}", [(expr(atom), v) for v, atom in pairs])
+            code.add("return [" + ", ".join(f"g{i}" for i in range(len(self.roles))) + "]")
         else:
-            copy, constant, conditional = 0, 0, []
-            for atom in targets:
-                if atom[0] != "next":
-                    continue
-                bit = self._bit[atom[1]]
-                rules = values.get(atom)
-                if rules is True:
-                    constant |= bit
-                elif rules:
-                    rest = []
-                    for r in rules:  # the frame: next(f) :- true(f)
-                        if r == (bit, 0, (), ()):
-                            copy |= bit
-                        else:
-                            rest.append(r)
-                    if rest:
-                        conditional.append((bit, expr(atom, rest)))
-            body.append(f"    n = (s & {copy}) | {constant}" if copy else f"    n = {constant}")
-            body += [f"    if {cond}: n |= {bit}" for bit, cond in conditional]
+            self._next_code(code, targets, values, expr)
             if sees:
-                for i, role in enumerate(self.roles):
-                    body.append(f"    P{i} = []")
-                    percepts = sorted((a[2] for a in targets if a[0] == "sees" and a[1] == role),
-                                      key=str)
-                    for p in percepts:
-                        cond = expr(("sees", role, p))
-                        if cond == "False":
-                            continue
-                        add = f"P{i}.append({const(p)})"
-                        body.append(f"    {add}" if cond == "True" else f"    if {cond}: {add}")
-                body.append("    return n, {" + ", ".join(
-                    f"{role!r}: P{i}" for i, role in enumerate(self.roles)) + "}")
+                percepts = {r: sorted(((a, a[2]) for a in targets if a[0] == "sees" and a[1] == r),
+                                      key=lambda p: str(p[1])) for r in self.roles}
+                code.add(f"return n, {code.lists('P', expr, percepts)}")
             else:
-                body.append("    return n")
-        text = "def f(s):\n" + "\n".join(body) + "\n"
-        namespace = dict(consts)
-        exec(compile(text, f"<gdl-grounded {what}>", "exec"), namespace)  # noqa: S102 - our own code
+                code.add("return n")
+        return code.compile(f"<gdl-grounded {what}>")
+
+    def _next_code(self, code: "_Code", targets: list, values: dict, expr: Callable) -> None:
+        """``n = (s & COPY) | CONSTANT`` for the frame and constant fluents, then one
+        test per fluent whose rules are not just ``next(f) :- true(f)``."""
+        copy, constant, conditional = 0, 0, []
+        for atom in targets:
+            if atom[0] != "next":
+                continue
+            bit = self._bit[atom[1]]
+            rules = values.get(atom)
+            if rules is True:
+                constant |= bit
+            elif rules:
+                rest = []
+                for r in rules:
+                    if r == (bit, 0, (), ()):
+                        copy |= bit
+                    else:
+                        rest.append(r)
+                if rest:
+                    conditional.append((bit, expr(atom, rest)))
+        code.add(f"n = (s & {copy}) | {constant}" if copy else f"n = {constant}")
+        for bit, cond in conditional:
+            code.add(f"if {cond}: n |= {bit}")
+
+
+class _Code:
+    """The body of one generated function ``f(s)`` and the constants it refers to."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = list(lines)
+        self.consts: dict = {}
+
+    def add(self, line: str) -> None:
+        self.lines.append(line)
+
+    def const(self, value) -> str:
+        name = f"k{len(self.consts)}"
+        self.consts[name] = value
+        return name
+
+    def lists(self, prefix: str, expr: Callable, items: dict) -> str:
+        """Build one list per role of the values whose atom holds; returns the
+        ``{role: list}`` expression. ``items`` maps roles to ``(atom, value)`` pairs."""
+        for i, pairs in enumerate(items.values()):
+            self.add(f"{prefix}{i} = []")
+            for atom, value in pairs:
+                cond = expr(atom)
+                if cond == "False":
+                    continue
+                append = f"{prefix}{i}.append({self.const(value)})"
+                self.add(append if cond == "True" else f"if {cond}: {append}")
+        return "{" + ", ".join(f"{role!r}: {prefix}{i}" for i, role in enumerate(items)) + "}"
+
+    def first_true(self, var: str, branches: list) -> None:
+        """``var`` = the value of the first branch whose condition holds (else unchanged)."""
+        keyword = "if"
+        for cond, value in branches:
+            if cond == "False":
+                continue
+            if cond == "True":
+                self.add(f"else: {var} = {value}" if keyword == "elif" else f"{var} = {value}")
+                return
+            self.add(f"{keyword} {cond}: {var} = {value}")
+            keyword = "elif"
+
+    def compile(self, label: str) -> Callable:
+        text = "def f(s):\n" + "".join(f"    {line}\n" for line in self.lines)
+        namespace = dict(self.consts)
+        exec(compile(text, label, "exec"), namespace)  # noqa: S102 - our own generated code
         fn = namespace["f"]
         fn.source = text  # kept for debugging and the docs
         return fn
