@@ -1,22 +1,28 @@
 """Random playouts per second of the GDL reasoners (gdl-perf method).
 
 From the initial state: legal moves of every role, a random joint move, next state, until
-terminal; then the goals. Timed after a warm-up playout. The compiled reasoner is compared
-with the naive interpreter (``ggp.gdl.naive``) measured in the same run, and both with
-ggp-base's Java prover numbers on this machine kind (shared/research/ggpbase.md).
+terminal; then the goals. Timed after a warm-up playout. The grounded reasoner
+(``ggp.gdl.grounded``, "-" when the game falls back) and the compiled reasoner are compared
+with the naive interpreter (``ggp.gdl.naive``) measured in the same run, and with ggp-base's
+Java prover and naive Java propnet numbers on this machine kind (shared/research/ggpbase.md).
 
     python bench/gdl_playouts.py                # all five games, 10 s per engine and game
     python bench/gdl_playouts.py --seconds 3 ticTacToe connectFour
+    python bench/gdl_playouts.py --seconds 3 --adapter ticTacToe   # + through the world model
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 from pathlib import Path
 
+from ggp.gdl.adapter import load_gdl_model
 from ggp.gdl.compiled import CompiledReasoner
+from ggp.gdl.ground import NotGroundable
+from ggp.gdl.grounded import make_reasoner
 from ggp.gdl.kif import parse_kif
 from ggp.gdl.naive import NaiveReasoner
 
@@ -64,6 +70,20 @@ def measure(reasoner, seconds: float, warm_up: bool, seed: int = 0) -> tuple[int
             return count, steps, elapsed
 
 
+def model_playouts(path: Path, engine: str, seconds: float) -> float:
+    """Playouts/s through the world-model adapter (JSON states, sequentialized moves)."""
+    model = load_gdl_model(path, engine=engine)
+    rng = random.Random(0)
+    count, started = 0, CLOCK()
+    while CLOCK() - started < seconds:
+        state = model.initial_state()
+        while not model.is_terminal(state):
+            state = model.apply(state, rng.choice(model.legal_actions(state)))
+        model.rewards(state)
+        count += 1
+    return count / (CLOCK() - started)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=GAMES)
@@ -74,20 +94,34 @@ def main() -> None:
     parser.add_argument("--clock", choices=["wall", "cpu"], default="wall",
                         help="wall time (gdl-perf) or this process's CPU time (use on a "
                         "machine shared with other jobs)")
+    parser.add_argument("--adapter", action="store_true",
+                        help="also time playouts through the world model (load_gdl_model) "
+                        "with each engine")
     args = parser.parse_args()
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     print(f"clock: {args.clock}")
-    header = (f"{'game':<14}{'compiled':>12}{'(steps/s)':>11}{'naive':>10}{'(steps/s)':>11}"
-              f"{'vs naive':>10}{'vs Java prover':>16}{'vs Java propnet':>17}")
+    header = (f"{'game':<14}{'grounded':>10}{'compiled':>10}{'naive':>10}"
+              f"{'gr/comp':>9}{'gr/naive':>10}{'gr/Java prover':>16}{'gr/Java propnet':>17}"
+              f"{'comp/Java propnet':>19}")
     print(header)
     for game in args.games:
         rules = parse_kif((args.corpus / f"{game}.kif").read_text()).rules
         t0 = time.perf_counter()
+        try:
+            grounded = make_reasoner(rules, engine="grounded")
+            reason = ""
+        except NotGroundable as exc:
+            grounded, reason = None, str(exc)
+        ground_build = time.perf_counter() - t0
+        t0 = time.perf_counter()
         fast = CompiledReasoner(rules)
         build = time.perf_counter() - t0
+        if grounded is not None:
+            g_n, g_steps, g_secs = measure(grounded, args.seconds, warm_up=True)
+            g_rate = g_n / g_secs
         n, steps, secs = measure(fast, args.seconds, warm_up=True)
-        fast_rate, fast_steps, depth = n / secs, steps / secs, steps / max(n, 1)
+        fast_rate, depth = n / secs, steps / max(n, 1)
         slow_n, slow_steps, slow_secs = measure(NaiveReasoner(rules),
                                                 args.naive_seconds or args.seconds, warm_up=False)
         slow_steps /= slow_secs
@@ -95,10 +129,22 @@ def main() -> None:
         # state changes/s and the mean depth of the compiled engine's playouts (marked ~)
         slow_rate = slow_n / slow_secs if slow_n >= 3 else slow_steps / depth
         mark = " " if slow_n >= 3 else "~"
-        print(f"{game:<14}{fast_rate:>12.2f}{fast_steps:>11.0f}{mark}{slow_rate:>9.3f}{slow_steps:>11.1f}"
-              f"{fast_rate / slow_rate:>9.1f}x{fast_rate / JAVA_PROVER[game]:>15.2f}x"
-              f"{fast_rate / JAVA_PROPNET[game]:>16.3f}x   (build {build:.2f}s, {n} playouts, "
-              f"depth {depth:.0f})", flush=True)
+        if grounded is None:
+            gr = f"{'-':>10}{'-':>9}{'-':>10}{'-':>16}{'-':>17}"
+        else:
+            gr = (f"{g_rate:>10.2f}{g_rate / fast_rate:>8.2f}x{g_rate / slow_rate:>9.1f}x"
+                  f"{g_rate / JAVA_PROVER[game]:>15.2f}x{g_rate / JAVA_PROPNET[game]:>16.3f}x")
+        print(f"{game:<14}{gr[:10]}{fast_rate:>10.2f}{mark}{slow_rate:>9.3f}{gr[10:]}"
+              f"{fast_rate / JAVA_PROPNET[game]:>18.3f}x   (build: grounded {ground_build:.2f}s,"
+              f" compiled {build:.2f}s; depth {depth:.0f})"
+              + (f"  [not grounded: {reason}]" if reason else ""), flush=True)
+        if args.adapter:
+            path = args.corpus / f"{game}.kif"
+            rates = {e: model_playouts(path, e, args.seconds) for e in ("auto", "compiled")}
+            print(f"{'':<14}world model: auto engine {rates['auto']:.2f}, compiled engine "
+                  f"{rates['compiled']:.2f} playouts/s ({rates['auto'] / rates['compiled']:.1f}x)",
+                  flush=True)
+    print(f"load average: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,10 @@ Mapping (documented in docs/gdl.md):
 * Actions are the KIF texts of moves, e.g. ``"(mark 1 1)"`` or ``"noop"``.
 * Rewards are 0 except at terminal states, where each player gets its GDL goal value:
   returns are the goals, utility range 0..100, nothing rescaled.
+
+The rules are evaluated by the grounded reasoner (:mod:`ggp.gdl.grounded`, bitset states)
+when the game grounds within its limits, else by the compiled reasoner; JSON states are
+converted to the engine's states at the boundary (and remembered).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from ggp.core.errors import IllegalActionError, ModelError, ModelLoadError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, State
 from ggp.gdl.compiled import CompiledReasoner
+from ggp.gdl.grounded import make_reasoner
 from ggp.gdl.infix import parse_infix
 from ggp.gdl.kif import parse_kif, parse_kif_term
 from ggp.gdl.terms import Description, to_kif
@@ -63,20 +68,26 @@ def _first_significant(text: str) -> str:
 class GDLGame:
     """The protocol functions of one GDL game (wrap it in a WorldModel to use it)."""
 
-    def __init__(self, desc: Description, *, gdl_ii: bool, name: str = "gdl") -> None:
+    def __init__(self, desc: Description, *, gdl_ii: bool, name: str = "gdl",
+                 engine: str = "auto") -> None:
         self.desc = desc
         self.name = name
         self.gdl_ii = gdl_ii
-        self.reasoner = CompiledReasoner(desc.rules)
-        roles = self.reasoner.roles
+        # "auto": grounded when possible (see ggp.gdl.grounded.make_reasoner)
+        self.engine = make_reasoner(desc.rules, engine)
+        self._compiled = self.engine if self.engine.engine == "compiled" else None
+        roles = self.engine.roles
         self.roles = roles
         self.chance_role = NATURE if gdl_ii and NATURE in roles else None
         self.players = [r for r in roles if r != self.chance_role]
         self._player_id = {r: i for i, r in enumerate(self.players)}
         self._text: dict = {}   # ground term -> KIF text
         self._term: dict = {}   # KIF text -> ground term
-        self._states: dict = {}  # tuple of fluent texts -> frozenset of terms
-        start = {"step": 0, "true": self._texts(self.reasoner.initial_state()), "pending": {}}
+        self._states: dict = {}  # tuple of fluent texts -> the engine's state
+        self._legal_memo: dict = {}
+        self._terminal_memo: dict = {}
+        start = {"step": 0, "true": self._texts(self.engine.decode(self.engine.initial_state())),
+                 "pending": {}}
         if gdl_ii:
             start["history"] = {r: [] for r in self.players}
         self.INITIAL_STATE = self._advance(start)
@@ -90,8 +101,18 @@ class GDLGame:
             chance=self.chance_role is not None,
             simultaneous=self._probe_simultaneous(),
             source=f"GDL{'-II' if gdl_ii else ''} description {name}",
-            extra={"roles": list(roles), "gdl_ii": gdl_ii, "utility": "GDL goals 0..100"},
+            extra={"roles": list(roles), "gdl_ii": gdl_ii, "utility": "GDL goals 0..100",
+                   "engine": self.engine.engine,
+                   "why_not_grounded": self.engine.why_not_grounded},
         )
+
+    @property
+    def reasoner(self) -> CompiledReasoner:
+        """A reasoner over frozensets of fluents (for code that reads states as fluent
+        sets, e.g. ggp.ggpnet); the protocol functions use ``self.engine``."""
+        if self._compiled is None:
+            self._compiled = CompiledReasoner(self.desc.rules)
+        return self._compiled
 
     # ------------------------------------------------------------------ conversions
     def text(self, term) -> str:
@@ -111,13 +132,32 @@ class GDLGame:
             self._term[text] = found
         return found
 
-    def fluents(self, state: State) -> frozenset:
+    def _legal(self, fluents) -> dict:
+        """The engine's legal moves, remembered per state (the protocol functions ask
+        several times about the same state)."""
+        found = self._legal_memo.get(fluents)
+        if found is None:
+            if len(self._legal_memo) > 100_000:
+                self._legal_memo.clear()
+            found = self._legal_memo[fluents] = self.engine.legal_moves(fluents)
+        return found
+
+    def _terminal(self, fluents) -> bool:
+        found = self._terminal_memo.get(fluents)
+        if found is None:
+            if len(self._terminal_memo) > 100_000:
+                self._terminal_memo.clear()
+            found = self._terminal_memo[fluents] = self.engine.is_terminal(fluents)
+        return found
+
+    def fluents(self, state: State):
+        """The engine's state (a fluent frozenset or a bitset) for a JSON state."""
         key = tuple(state["true"])
         found = self._states.get(key)
         if found is None:
             if len(self._states) > 100_000:
                 self._states.clear()
-            found = self._states[key] = frozenset(self.term(t) for t in key)
+            found = self._states[key] = self.engine.encode(self.term(t) for t in key)
         return found
 
     # ------------------------------------------------------------------ protocol
@@ -138,7 +178,7 @@ class GDLGame:
         role = self._decider(state)
         if role is None:
             return []
-        return [self.text(m) for m in self.reasoner.legal_moves(self.fluents(state))[role]]
+        return [self.text(m) for m in self._legal(self.fluents(state))[role]]
 
     def get_chance_outcomes(self, state: State) -> list[tuple[str, float]]:
         actions = self.get_legal_actions(state)
@@ -148,7 +188,7 @@ class GDLGame:
         role = self._decider(state)
         if role is None:
             raise IllegalActionError(f"no move is possible in a terminal state (got {action!r})")
-        legal = {self.text(m): m for m in self.reasoner.legal_moves(self.fluents(state))[role]}
+        legal = {self.text(m): m for m in self._legal(self.fluents(state))[role]}
         if action not in legal:
             try:  # accept other spellings of the same move, e.g. "(MARK 1 1)"
                 action = self.text(parse_kif_term(action))
@@ -166,9 +206,9 @@ class GDLGame:
         return self._advance(self._joint_step(new))
 
     def get_rewards(self, state: State) -> list[float]:
-        if state["pending"] or not self.reasoner.is_terminal(self.fluents(state)):
+        if state["pending"] or not self._terminal(self.fluents(state)):
             return [0.0] * len(self.players)
-        goals = dict(zip(self.roles, self.reasoner.goals(self.fluents(state))))
+        goals = dict(zip(self.roles, self.engine.goals(self.fluents(state))))
         return [float(goals[p]) for p in self.players]
 
     def get_observations(self, state: State) -> list[dict]:
@@ -193,9 +233,9 @@ class GDLGame:
     def _decider(self, state: State) -> str | None:
         """The role that chooses next, or None at a terminal state."""
         fluents = self.fluents(state)
-        if self.reasoner.is_terminal(fluents):
+        if self._terminal(fluents):
             return None
-        legal = self.reasoner.legal_moves(fluents)
+        legal = self._legal(fluents)
         pending = state["pending"]
         for role in self.roles:
             if role in pending:
@@ -210,7 +250,7 @@ class GDLGame:
 
     def _joint_step(self, state: State) -> State:
         fluents = self.fluents(state)
-        legal = self.reasoner.legal_moves(fluents)
+        legal = self._legal(fluents)
         joint = {}
         for role in self.roles:
             if role in state["pending"]:
@@ -219,13 +259,13 @@ class GDLGame:
                 joint[role] = legal[role][0]
         new: dict[str, Any] = {"step": state["step"] + 1, "pending": {}}
         if self.gdl_ii:
-            nxt, percepts = self.reasoner.step(fluents, joint)
+            nxt, percepts = self.engine.step(fluents, joint)
             new["history"] = {
                 r: state["history"][r] + [[self.text(joint[r]), [self.text(p) for p in percepts[r]]]]
                 for r in self.players}
         else:
-            nxt = self.reasoner.next_state(fluents, joint)
-        new["true"] = self._texts(nxt)
+            nxt = self.engine.next_state(fluents, joint)
+        new["true"] = self._texts(self.engine.decode(nxt))
         return new
 
     def _advance(self, state: State) -> State:
@@ -254,7 +294,7 @@ class GDLGame:
                     break
                 state = self.INITIAL_STATE
                 continue
-            legal = self.reasoner.legal_moves(self.fluents(state))
+            legal = self._legal(self.fluents(state))
             found = sum(len(legal[r]) > 1 for r in self.roles) > 1
             state = self.apply_action(state, rng.choice([self.text(m) for m in legal[role]]))
         self._simultaneous = found
@@ -262,20 +302,25 @@ class GDLGame:
 
 
 def load_gdl_text(text: str, *, name: str = "gdl", syntax: str = "auto",
-                  gdl_ii: bool | None = None, source: str = "") -> WorldModel:
+                  gdl_ii: bool | None = None, source: str = "",
+                  engine: str = "auto") -> WorldModel:
     """A world model from GDL text (KIF or infix). ``gdl_ii`` None means: GDL-II when the
-    rules use ``sees``/``percept``. Raises GDLSyntaxError / GDLValidationError (GGPErrors
-    with line and column) for malformed or invalid descriptions."""
+    rules use ``sees``/``percept``. ``engine``: "auto" (grounded when the game grounds,
+    else compiled), "grounded" or "compiled" (see :func:`ggp.gdl.grounded.make_reasoner`;
+    the choice is in ``metadata.extra["engine"]``). Raises GDLSyntaxError /
+    GDLValidationError (GGPErrors with line and column) for malformed or invalid
+    descriptions."""
     desc = parse_description(text, source or name, syntax)
     ii = is_gdl_ii(desc) if gdl_ii is None else gdl_ii
     check(desc, ii)
-    game = GDLGame(desc, gdl_ii=ii, name=name)
+    game = GDLGame(desc, gdl_ii=ii, name=name, engine=engine)
     model = WorldModel(game, name=name, trusted=True, rules=text, metadata=game.METADATA)
     game._model = model  # the samplers search through the wrapper
     return model
 
 
-def load_gdl_model(path: str | Path, *, gdl_ii: bool | None = None) -> WorldModel:
+def load_gdl_model(path: str | Path, *, gdl_ii: bool | None = None,
+                   engine: str = "auto") -> WorldModel:
     """A world model from a ``.kif`` / ``.gdl`` file.
 
     GDL-II detection when ``gdl_ii`` is None: the rules use ``sees``/``percept``, or they
@@ -291,4 +336,4 @@ def load_gdl_model(path: str | Path, *, gdl_ii: bool | None = None) -> WorldMode
         desc = parse_description(text, str(path))
         has_random = any(r.head == ("role", NATURE) for r in desc.rules)
         gdl_ii = is_gdl_ii(desc) or (has_random and path.suffix.lower() != ".kif")
-    return load_gdl_text(text, name=path.stem, gdl_ii=gdl_ii, source=str(path))
+    return load_gdl_text(text, name=path.stem, gdl_ii=gdl_ii, source=str(path), engine=engine)

@@ -42,7 +42,12 @@ class CompiledReasoner:
 
     States are frozensets of ground fluents (``("cell", "1", "1", "b")``); moves are
     ground terms. Roles keep the order of the ``(role ...)`` facts.
+    ``why_not_grounded`` is set by :func:`ggp.gdl.grounded.make_reasoner` when it fell
+    back to this engine.
     """
+
+    engine = "compiled"
+    why_not_grounded: str | None = None
 
     def __init__(self, rules: list[Rule], cache_size: int = 512) -> None:
         self.rules = normalize(rules)
@@ -78,6 +83,14 @@ class CompiledReasoner:
                 self._run_stratum(i, static_ctx)
 
     # ------------------------------------------------------------------ queries
+    def encode(self, fluents) -> State:
+        """The state of a collection of ground fluents (the same interface as
+        :class:`ggp.gdl.grounded.GroundedReasoner`, whose states are bitsets)."""
+        return frozenset(fluents)
+
+    def decode(self, state: State) -> State:
+        return state
+
     def initial_state(self) -> State:
         return frozenset(args[0] for args in self._static.get("init/1", ()))
 

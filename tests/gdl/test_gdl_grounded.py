@@ -1,0 +1,212 @@
+"""The grounded reasoner agrees with the compiled reasoner, and falls back when it must."""
+
+import random
+
+import pytest
+
+from ggp.core.errors import ModelError
+from ggp.gdl.adapter import load_gdl_model, load_gdl_text
+from ggp.gdl.compiled import CompiledReasoner
+from ggp.gdl.ground import GroundingLimits, NotGroundable, ground
+from ggp.gdl.grounded import GroundedReasoner, make_reasoner
+from ggp.gdl.kif import parse_kif, parse_kif_term
+
+import test_gdl_reasoner as edge
+from gdl_corpus import FILES, REJECTED, path
+
+# games whose grounding exceeds the default limits (docs/gdl.md lists the reasons)
+TOO_BIG = {"chess_200.kif", "checkers.kif", "hex.kif", "quarto.kif", "blackjack.gdl",
+           "small_dominion.gdl", "twogenerals.gdl", "backgammon.gdl"}
+# generous limits so that a loaded test machine cannot turn a grounding into a fallback
+ROOMY = GroundingLimits(seconds=60)
+# random steps compared per game: heavier games get fewer
+STEPS = {"amazons_8x8.kif": 15, "BattleshipsFog.gdl": 12, "mastermind.gdl": 10,
+         "stratego.gdl": 15, "breakthrough.kif": 30, "knightThrough.kif": 30,
+         "reversi.kif": 15, "sheepAndWolf.kif": 30, "minichess.kif": 30,
+         "dotsAndBoxes.kif": 40, "eightPuzzle.kif": 40}
+
+
+def rules_of(p):
+    return parse_kif(p.read_text()).rules
+
+
+def compare_walks(rules, steps: int, seed: int = 3) -> int:
+    """Random joint moves from the initial state, restarting at terminal states; returns
+    the number of states compared."""
+    grounded = make_reasoner(rules, engine="grounded", limits=ROOMY)
+    compiled = CompiledReasoner(rules)
+    assert grounded.roles == compiled.roles
+    rng = random.Random(seed)
+    s, c = grounded.initial_state(), compiled.initial_state()
+    for _ in range(steps):
+        assert grounded.decode(s) == c
+        assert grounded.encode(c) == s
+        terminal = compiled.is_terminal(c)
+        assert grounded.is_terminal(s) == terminal
+        assert grounded.goals(s) == compiled.goals(c)
+        if terminal:
+            s, c = grounded.initial_state(), compiled.initial_state()
+            continue
+        legal = compiled.legal_moves(c)
+        assert grounded.legal_moves(s) == legal  # same moves, same order
+        joint = {r: rng.choice(ms) for r, ms in legal.items()}
+        s2, percepts = grounded.step(s, joint)
+        c2, c_percepts = compiled.step(c, joint)
+        assert percepts == c_percepts
+        assert grounded.next_state(s, joint) == s2
+        s, c = s2, c2
+    return steps
+
+
+@pytest.mark.parametrize("p", [f for f in FILES if f.name not in set(REJECTED) | TOO_BIG],
+                         ids=lambda p: p.name)
+def test_grounded_agrees_with_compiled(p):
+    compare_walks(rules_of(p), STEPS.get(p.name, 80))
+
+
+class FluentStates:
+    """The grounded engine with frozenset states, so that the edge-case tests written for
+    the other reasoners run on it unchanged."""
+
+    def __init__(self, rules):
+        self.engine = make_reasoner(rules, engine="grounded")
+        assert isinstance(self.engine, GroundedReasoner)
+        self.roles = self.engine.roles
+
+    def initial_state(self):
+        return self.engine.decode(self.engine.initial_state())
+
+    def legal_moves(self, state):
+        return self.engine.legal_moves(self.engine.encode(state))
+
+    def is_terminal(self, state):
+        return self.engine.is_terminal(self.engine.encode(state))
+
+    def goals(self, state):
+        return self.engine.goals(self.engine.encode(state))
+
+    def next_state(self, state, joint):
+        return self.engine.decode(self.engine.next_state(self.engine.encode(state), joint))
+
+
+EDGE_CASES = [edge.test_case_1a_time_invariant_goal, edge.test_case_3c_undefined_proposition,
+              edge.test_case_5b_doubled_variables, edge.test_case_5e_seven_moves,
+              edge.test_distinct_beginning_rule, edge.test_case_3d_initial_state,
+              edge.test_case_3a_both_propositions, edge.test_role_variables_in_legal_and_goal,
+              edge.test_not_distinct]
+
+
+@pytest.mark.parametrize("case", EDGE_CASES, ids=lambda f: f.__name__)
+def test_grounded_gives_the_expected_edge_case_answers(case):
+    case(FluentStates)
+
+
+@pytest.mark.parametrize("name", ["test_case_5a.kif", "test_case_5c.kif", "test_case_5d.kif"])
+def test_grounded_recursion_edge_cases(name):
+    edge.test_case_5acd_recursion(FluentStates, name)
+
+
+def test_the_edge_case_files_are_all_grounded():
+    names = [p.name for p in FILES if p.parent.name == "reasoner_tests"]
+    if len(names) != 22:
+        pytest.skip("the shared reasoner edge cases are not all present")
+    for name in names:
+        assert make_reasoner(rules_of(path(name))).engine == "grounded", name
+
+
+# ---------------------------------------------------------------------- fallback
+def test_a_game_too_big_for_the_limits_falls_back_with_a_reason():
+    rules = rules_of(path("ticTacToe.kif"))
+    small = GroundingLimits(max_rules=50)
+    with pytest.raises(NotGroundable, match="more than 50 ground rules"):
+        ground(rules, small)
+    r = make_reasoner(rules, limits=small)
+    assert isinstance(r, CompiledReasoner) and r.engine == "compiled"
+    assert "more than 50 ground rules" in r.why_not_grounded
+    # and it still plays the game
+    assert len(r.legal_moves(r.initial_state())["xplayer"]) == 9
+    for limits, reason in [(GroundingLimits(max_fluents=10), "possible fluents"),
+                           (GroundingLimits(max_atoms=20), "possibly-true atoms"),
+                           (GroundingLimits(seconds=0.0), "in time")]:
+        r = make_reasoner(rules, limits=limits)
+        assert r.engine == "compiled" and reason in r.why_not_grounded
+    assert make_reasoner(rules).engine == "grounded"
+    assert make_reasoner(rules, engine="compiled").engine == "compiled"
+
+
+def test_chess_is_too_big_with_the_default_limits():
+    r = make_reasoner(rules_of(path("chess_200.kif")))
+    assert r.engine == "compiled" and r.why_not_grounded
+
+
+REACH = """
+(role robot)
+(init (on a))
+(<= (legal robot (link ?x ?y)) (node ?x) (node ?y) (distinct ?x ?y) (not (true (edge ?x ?y))))
+(<= (legal robot stop) (true (on a)))
+(<= (next (edge ?x ?y)) (does robot (link ?x ?y)))
+(<= (next (edge ?x ?y)) (true (edge ?x ?y)))
+(<= (next (on a)) (true (on a)) (not (does robot stop)))
+(<= (path ?x ?y) (true (edge ?x ?y)))
+(<= (path ?x ?z) (true (edge ?x ?y)) (path ?y ?z))
+(<= terminal (path a c))
+(<= terminal (not (true (on a))))
+(<= (goal robot 100) (path a c))
+(<= (goal robot 0) (not (path a c)))
+(node a) (node b) (node c)
+"""
+
+
+def test_recursion_through_the_state_falls_back_and_still_plays():
+    rules = parse_kif(REACH).rules
+    with pytest.raises(NotGroundable, match="recursion"):
+        make_reasoner(rules, engine="grounded")
+    model = load_gdl_text(REACH, name="reach")
+    assert model.metadata.extra["engine"] == "compiled"
+    assert "recursion" in model.metadata.extra["why_not_grounded"]
+    s = model.apply(model.initial_state(), "(link a b)")
+    s = model.apply(s, "(link b c)")
+    assert model.is_terminal(s) and model.rewards(s) == [100.0]
+
+
+def test_a_full_cache_of_joint_move_functions_is_emptied_and_rebuilt(monkeypatch):
+    import ggp.gdl.grounded as grounded_module
+
+    monkeypatch.setattr(grounded_module, "_MAX_JOINT_FUNCTIONS", 3)
+    compare_walks(rules_of(path("connectFour.kif")), 60)
+
+
+def test_unknown_engine_and_never_legal_moves_are_reported():
+    rules = rules_of(path("ticTacToe.kif"))
+    with pytest.raises(ValueError, match="unknown GDL engine"):
+        make_reasoner(rules, engine="fast")
+    r = make_reasoner(rules)
+    joint = {"xplayer": parse_kif_term("(mark 4 4)"), "oplayer": parse_kif_term("noop")}
+    with pytest.raises(ModelError, match="never a legal move"):
+        r.next_state(r.initial_state(), joint)
+    with pytest.raises(ModelError, match="can never be true"):
+        r.encode({parse_kif_term("(cell 9 9 x)")})
+
+
+# ---------------------------------------------------------------------- adapter
+@pytest.mark.parametrize("name", ["ticTacToe.kif", "connectFourSimultaneous.kif",
+                                  "montyhall.gdl", "kriegTTT_4x4.gdl", "mastermind2x3.kif"])
+def test_adapter_on_the_grounded_engine_matches_the_compiled_engine(name):
+    fast = load_gdl_model(path(name))
+    slow = load_gdl_model(path(name), engine="compiled")
+    assert fast.metadata.extra["engine"] == "grounded"
+    assert slow.metadata.extra["engine"] == "compiled"
+    rng = random.Random(11)
+    for _ in range(6):
+        a, b = fast.initial_state(), slow.initial_state()
+        while True:
+            assert a == b
+            assert fast.current_player(a) == slow.current_player(b)
+            assert fast.observations(a) == slow.observations(b)
+            assert fast.rewards(a) == slow.rewards(b)
+            if fast.is_terminal(a):
+                break
+            actions = fast.legal_actions(a)
+            assert actions == slow.legal_actions(b)
+            move = rng.choice(actions)
+            a, b = fast.apply(a, move), slow.apply(b, move)
