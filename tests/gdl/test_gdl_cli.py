@@ -26,5 +26,6 @@ def test_convert_kif_to_infix_and_back(tmp_path, capsys):
 
 def test_stats_and_bad_file(capsys):
     assert main(["gdl", "stats", str(path("nim1.kif")), "--seconds", "0.2"]) == 0
-    assert "playouts/s" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "playouts/s" in out and "reasoner: grounded" in out
     assert main(["gdl", "validate", "/no/such/file.kif"]) == 2

@@ -89,7 +89,9 @@ def stats(
     console.print(f"players {meta.num_players}, perfect information {meta.perfect_information}, "
                   f"simultaneous {meta.simultaneous}, chance {meta.chance}; loaded in "
                   f"{load_s:.2f}s")
-    reasoner, rng = game.reasoner, random.Random(seed)
+    reasoner, rng = game.engine, random.Random(seed)
+    console.print(f"reasoner: {reasoner.engine}" + (
+        f" (not grounded: {reasoner.why_not_grounded})" if reasoner.why_not_grounded else ""))
     playouts, steps, goal_sums = 0, 0, [0.0] * len(game.roles)
     deadline = time.perf_counter() + seconds
     started = time.perf_counter()
