@@ -1,0 +1,101 @@
+"""The ggp-base interoperability checker (scripts/interop/check_ggpbase_matches.py) on
+match records in ggp-base's JSON layout, and the request log `ggp serve -v` relies on.
+These run everywhere; the real ggp-base run is test_ggpnet_interop.py."""
+
+import importlib.util
+import json
+import logging
+import sys
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ggpnet_helpers import running
+
+from ggp.ggpnet.transport import send_message
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "interop" / "check_ggpbase_matches.py"
+_spec = importlib.util.spec_from_file_location("check_ggpbase_matches", SCRIPT)
+checker = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = checker  # dataclasses look their module up there
+_spec.loader.exec_module(checker)
+
+
+def record(errors, players=("ggp-python", "RandomGamer"), completed=True):
+    """A match record shaped like ggp-base's Match.toJSON (only the fields we read)."""
+    rec = {"matchId": "m", "isCompleted": completed, "playerNamesFromHost": list(players),
+           "moves": [["noop"] * len(players) for _ in errors[1:]], "errors": errors}
+    if completed:
+        rec["goalValues"] = [100, 0]
+    return rec
+
+
+def test_clean_record_passes():
+    check = checker.check_record(record([["", ""], ["", ""], ["", ""]]), "ggp-python")
+    assert check.ok and check.our_seats == [0] and check.steps == 2
+    assert check.errors == {"ggp-python": [], "RandomGamer": []}
+    assert checker.describe(check).startswith("OK")
+
+
+def test_our_errors_fail_and_theirs_do_not():
+    errors = [["", ""], ["", "TO"], ["IL ( mark 1 1 )", ""], ["CE", ""]]
+    ours_first = checker.check_record(record(errors), "ggp-python")
+    assert not ours_first.ok
+    assert ours_first.our_errors == ["step 2: IL ( mark 1 1 )", "step 3: CE"]
+    assert ours_first.errors["RandomGamer"] == ["step 1: TO"]
+    assert "FAIL" in checker.describe(ours_first)
+    # the same errors with the seats swapped: only the other column is ours now
+    swapped = checker.check_record(record(errors, ("RandomGamer", "ggp-python")), "ggp-python")
+    assert swapped.our_errors == ["step 1: TO"] and not swapped.ok
+    assert swapped.errors["RandomGamer"] == ["step 2: IL ( mark 1 1 )", "step 3: CE"]
+    # errors of the other player only: our player passes
+    theirs = checker.check_record(record([["", ""], ["", "TO"]]), "ggp-python")
+    assert theirs.ok and theirs.errors["RandomGamer"] == ["step 1: TO"]
+
+
+def test_start_timeout_incomplete_match_and_missing_player_fail():
+    assert not checker.check_record(record([["TO", ""], ["", ""]]), "ggp-python").ok
+    assert not checker.check_record(record([["", ""]], completed=False), "ggp-python").ok
+    assert not checker.check_record(record([["", ""]]), "someone-else").ok
+
+
+def test_self_play_keeps_both_seats_apart():
+    check = checker.check_record(record([["", ""], ["", "TO"]], ("ggp-python",) * 2),
+                                 "ggp-python")
+    assert check.our_seats == [0, 1] and check.our_errors == ["step 1: TO"]
+    assert not check.ok
+
+
+@given(st.lists(st.lists(st.sampled_from(["", "", "TO", "CE", "IL noop"]), min_size=3,
+                         max_size=3), min_size=1, max_size=12),
+       st.integers(0, 2), st.booleans())
+def test_checker_counts_exactly_our_column(errors, seat, completed):
+    players = ["a", "b", "c"]
+    players[seat] = "ours"
+    check = checker.check_record(record(errors, players, completed), "ours")
+    ours = [row[seat] for row in errors if row[seat]]
+    assert [e.split(": ", 1)[1] for e in check.our_errors] == ours
+    assert check.ok == (completed and not ours)
+
+
+def test_main_exit_status(tmp_path, capsys):
+    assert checker.main([str(tmp_path)]) == 2  # nothing to check is not a pass
+    (tmp_path / "a.json").write_text(json.dumps(record([["", ""], ["", ""]])))
+    assert checker.main([str(tmp_path)]) == 0
+    (tmp_path / "b.json").write_text(json.dumps(record([["", ""], ["TO", ""]])))
+    assert checker.main([str(tmp_path)]) == 1
+    (tmp_path / "b.json").write_text("{ not json")
+    assert checker.main([str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "unreadable match record" in out and "2 matches, 1 failed" in out
+
+
+def test_every_exchange_is_logged(caplog):
+    """`ggp serve -v` promises a log line per request: message, status, reply, time."""
+    with caplog.at_level(logging.DEBUG, logger="ggp.ggpnet.transport"):
+        with running(lambda text, received: (200, "ready")) as (server,):
+            assert send_message(server.url, "( INFO )", 5).reply == "ready"
+    lines = [r.getMessage() for r in caplog.records if "POST" in r.getMessage()]
+    assert len(lines) == 1
+    assert "'( INFO )' -> 200 'ready' in " in lines[0]
