@@ -1,6 +1,8 @@
-"""The ggp-base interoperability checker (scripts/interop/check_ggpbase_matches.py) on
-match records in ggp-base's JSON layout, and the request log `ggp serve -v` relies on.
-These run everywhere; the real ggp-base run is test_ggpnet_interop.py."""
+"""What the ggp-base interoperability run relies on or found, testable without ggp-base:
+the checker (scripts/interop/check_ggpbase_matches.py) on match records in ggp-base's JSON
+layout, the request log of `ggp serve -v`, and whole-second clocks in the manager's START
+(ggp-base's players never answer a START whose clock is not an integer). The real
+ggp-base run is test_ggpnet_interop.py."""
 
 import importlib.util
 import json
@@ -11,8 +13,13 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ggpnet_helpers import running
+import pytest
+from ggpnet_helpers import gdl_file, running
 
+from ggp.cli.main import main as cli_main
+from ggp.core.errors import GGPError
+from ggp.ggpnet.game import load_match_game
+from ggp.ggpnet.manager import LOCAL_RANDOM, MatchConfig, run_match
 from ggp.ggpnet.transport import send_message
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "interop" / "check_ggpbase_matches.py"
@@ -99,3 +106,37 @@ def test_every_exchange_is_logged(caplog):
     lines = [r.getMessage() for r in caplog.records if "POST" in r.getMessage()]
     assert len(lines) == 1
     assert "'( INFO )' -> 200 'ready' in " in lines[0]
+
+
+def test_manager_refuses_fractional_clocks_unless_told(tmp_path, capsys):
+    with pytest.raises(GGPError, match="whole seconds"):
+        MatchConfig(start_clock=10, play_clock=1.5)
+    with pytest.raises(GGPError, match="whole seconds"):
+        MatchConfig(start_clock=2.5, play_clock=1)
+    assert MatchConfig(start_clock=10, play_clock=1.5, fractional_clocks=True).play_clock == 1.5
+    game = str(gdl_file("nim1.kif"))
+    assert cli_main(["manage", game, "-p", "random", "-p", "random", "--play-clock", "1.5",
+                     "--out", str(tmp_path / "a")]) == 2
+    captured = capsys.readouterr()
+    assert "whole seconds" in captured.err + captured.out
+
+
+def test_start_carries_integer_clocks_a_strict_player_accepts():
+    """A player that reads the clocks as ggp-base does (integers, else no answer)."""
+    starts = []
+
+    def strict(text, received):
+        fields = text.strip("() ").split()
+        if fields[0].upper() == "START":
+            starts.append(text)
+            int(text.rstrip(") ").split()[-1])  # ggp-base: Integer.valueOf, else no reply
+            int(text.rstrip(") ").split()[-2])
+            return 200, "ready"
+        return 200, "noop" if fields[0].upper() == "PLAY" else "done"
+
+    game = load_match_game(gdl_file("ticTacToe.kif"))
+    with running(strict) as (server,):
+        record = run_match(game, {"xplayer": LOCAL_RANDOM, "oplayer": server.url},
+                           MatchConfig(start_clock=3, play_clock=1.0, seed=0))
+    assert starts and starts[0].endswith(" 3 1)")
+    assert record["start"]["oplayer"]["error"] is None
