@@ -1,17 +1,24 @@
-"""Check the match records that ggp-base's match server wrote for our player.
+"""Check the match records of a ggp-base interoperability run.
 
 ggp-base's server never refuses a bad move: it replaces an illegal, unparseable or late
 reply (and a failed connection) by a random legal move and notes it only in the match
 JSON's ``errors`` field: one list per step (the first for START), one string per role in
 role order, ``""`` when the role's reply was fine, else ``IL <move>`` (illegal or
 unparseable), ``TO`` (timeout) or ``CE`` (connection error). So an interoperability check
-must read that field; this script does, for every ``*.json`` match record in a folder:
+must read that field; this script does, for every match record under a folder:
 
     python scripts/interop/check_ggpbase_matches.py OUT_DIR [--ours ggp-python]
+        [--expect-errors SampleNoopGamer]
 
-It prints one line per match (game, players by role, goal values, steps, errors per role)
-and exits with status 1 if any match is not completed or if our player (found by its name
-in ``playerNamesFromHost``) has any error, 2 if there are no records; else 0.
+* ggp-base's records (``matchId`` ...): the match must be completed and our player (found
+  by its name in ``playerNamesFromHost``) must have no error. ``--expect-errors NAME`` is
+  the negative control: NAME must have errors in every match it played (a player that
+  answers ``NOOP`` to everything), which shows the field is really filled in.
+* our manager's records (``ggp manage`` against ggp-base's players, format
+  ``ggp.ggpnet.match/1``): the match must have goals and no player any error.
+
+It prints one line per match and exits with status 1 if any check fails, 2 if there are
+no records; else 0.
 """
 
 from __future__ import annotations
@@ -21,6 +28,8 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+MANAGER_FORMAT = "ggp.ggpnet.match/1"  # ggp.ggpnet.manager.RECORD_FORMAT
 
 
 @dataclass
@@ -70,6 +79,33 @@ def check_record(record: dict, ours: str) -> MatchCheck:
     )
 
 
+def check_manager_record(record: dict) -> MatchCheck:
+    """Read one of our manager's records (``ggp.ggpnet.match/1``); every player counts
+    as checked (our manager talking to ggp-base's players must cause no error)."""
+    roles = [r for r in record["roles"] if r != record.get("nature")]
+    labels = [f"{role}={record['players'][role]}" for role in roles]
+    errors: dict[str, list[str]] = {label: [] for label in labels}
+    for error in record["errors"]:
+        if error["role"] in roles:
+            step = "start" if error["turn"] < 0 else f"step {error['turn'] + 1}"
+            text = f"{step}: {error['kind']}"
+            if error.get("detail"):
+                text += f" ({error['detail']})"
+            if error.get("reply") is not None:
+                text += f", reply {error['reply']!r}"
+            errors[labels[roles.index(error["role"])]].append(text)
+    goals = record["goals"]
+    return MatchCheck(
+        match_id=str(record["match_id"]),
+        players=labels,
+        completed=goals is not None and not record.get("aborted"),
+        goals=None if goals is None else [goals[r] for r in roles],
+        steps=len(record["steps"]),
+        errors=errors,
+        our_seats=list(range(len(roles))),
+    )
+
+
 def describe(check: MatchCheck) -> str:
     """One line: verdict, match, players by role, goals, steps and errors per player."""
     verdict = "OK  " if check.ok else "FAIL"
@@ -82,27 +118,44 @@ def describe(check: MatchCheck) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=Path, help="folder with ggp-base match JSON files")
+    parser.add_argument("folder", type=Path, help="folder with match records (searched "
+                                                  "recursively)")
     parser.add_argument("--ours", default="ggp-python",
                         help="our player's name in playerNamesFromHost")
+    parser.add_argument("--expect-errors", default=None, metavar="NAME",
+                        help="a ggp-base player that must have errors (negative control)")
     args = parser.parse_args(argv)
-    paths = sorted(args.folder.glob("*.json"))
-    if not paths:
-        print(f"no match records (*.json) in {args.folder}", file=sys.stderr)
-        return 2
-    checks = []
-    for path in paths:
+    failed = total = ours_errors = 0
+    for path in sorted(args.folder.rglob("*.json")):
         try:
             record = json.loads(path.read_text())
         except (OSError, json.JSONDecodeError) as exc:
             print(f"FAIL {path.name}: unreadable match record ({exc})")
-            checks.append(None)
+            failed, total = failed + 1, total + 1
             continue
-        checks.append(check_record(record, args.ours))
-        print(describe(checks[-1]))
-    failed = sum(1 for c in checks if c is None or not c.ok)
-    ours_errors = sum(len(c.our_errors) for c in checks if c is not None)
-    print(f"{len(checks)} matches, {failed} failed, {ours_errors} errors of {args.ours}")
+        if not isinstance(record, dict):
+            continue
+        if record.get("format") == MANAGER_FORMAT:
+            check = check_manager_record(record)
+            print(f"[ggp manage] {describe(check)}")
+        elif "matchId" in record:
+            check = check_record(record, args.ours)
+            if args.expect_errors in check.players:
+                control_ok = check.completed and bool(check.errors[args.expect_errors])
+                print(f"{'OK  ' if control_ok else 'FAIL'} control: {args.expect_errors} "
+                      f"must have errors -> {'yes' if control_ok else 'NO'}")
+                failed += not control_ok
+            print(describe(check))
+            ours_errors += len(check.our_errors)
+        else:
+            continue  # tournament.json, report.json, ...
+        total += 1
+        failed += not check.ok
+    if not total:
+        print(f"no match records (*.json) under {args.folder}", file=sys.stderr)
+        return 2
+    print(f"{total} matches checked, {failed} failed; {ours_errors} errors of {args.ours} "
+          "in ggp-base's records")
     return 1 if failed else 0
 
 

@@ -3,7 +3,11 @@
 # player (`ggp serve`) and ggp-base's sample players, in both seats, on local .kif files;
 # then check_ggpbase_matches.py reads the match JSON the server wrote and fails if our
 # player has any entry in its `errors` field (ggp-base silently replaces illegal or late
-# moves and records them only there).
+# moves and records them only there). Two more parts, on by default:
+#   * a negative control: one ticTacToe match against ggp-base's SampleNoopGamer (it
+#     answers NOOP to everything), whose errors the checker must find;
+#   * our manager (`ggp manage`) against each ggp-base gamer, both seats, on each game;
+#     no player may have an error in our manager's records.
 #
 #   GGPBASE_DIR=/path/to/built/ggp-base scripts/interop/ggpbase_interop.sh [OUT_DIR]
 #
@@ -19,6 +23,9 @@
 #   START_CLOCK   seconds (10)     PLAY_CLOCK  seconds (3)
 #   SEATS         "0 1": our player in role 0 and in role 1 (both)
 #   SCRAMBLE      1: let the server rename every symbol, as Tiltyard does (0)
+#   PREVIEW_CLOCK seconds: the server sends PREVIEW before START (unset: no PREVIEW)
+#   CONTROL       1: the SampleNoopGamer control match (1)
+#   MANAGE        1: `ggp manage` against each gamer too (1)
 #   GGP           command that runs our CLI (ggp)      PYTHON   (python3)   JAVA (java)
 #   GDL_DIR       (/work/shared/gdl/perfect)
 #   NETNS         auto: rerun inside a user+network namespace with only loopback when
@@ -35,6 +42,9 @@ START_CLOCK="${START_CLOCK:-10}"
 PLAY_CLOCK="${PLAY_CLOCK:-3}"
 SEATS="${SEATS:-0 1}"
 SCRAMBLE="${SCRAMBLE:-0}"
+PREVIEW_CLOCK="${PREVIEW_CLOCK:-}"
+CONTROL="${CONTROL:-1}"
+MANAGE="${MANAGE:-1}"
 GGP="${GGP:-ggp}"
 PYTHON="${PYTHON:-python3}"
 JAVA="${JAVA:-java}"
@@ -45,7 +55,7 @@ OUR_PORT="${OUR_PORT:-9147}"
 THEIR_PORT="${THEIR_PORT:-9148}"
 JVM_OPTS=(-Xmx768m -XX:+UseSerialGC -XX:TieredStopAtLevel=1)
 
-die() { echo "ggpbase_interop: $*" >&2; exit "${2:-1}"; }
+die() { echo "ggpbase_interop: $1" >&2; exit "${2:-1}"; }
 
 # ---- ggp-base's class path --------------------------------------------------------------
 classpath() {
@@ -54,7 +64,7 @@ classpath() {
   [[ -d "$GGPBASE_DIR" ]] || die "GGPBASE_DIR=$GGPBASE_DIR is not a directory" 3
   local dir parts=()
   for dir in build/classes/java/main build/resources/main build/classes; do
-    [[ -d "$GGPBASE_DIR/$dir/org" ]] && parts+=("$GGPBASE_DIR/$dir")
+    if [[ -d "$GGPBASE_DIR/$dir/org" ]]; then parts+=("$GGPBASE_DIR/$dir"); fi
   done
   while IFS= read -r jar; do parts+=("$jar"); done < <(
     find "$GGPBASE_DIR/build/libs" "$GGPBASE_DIR/lib" -name '*.jar' ! -name '*-sources.jar' \
@@ -67,8 +77,9 @@ has_class() {  # is ggp-base's GameServer on the class path?
   local entry IFS=:
   for entry in $CP; do
     [[ -f "$entry/org/ggp/base/server/GameServer.class" ]] && return 0
-    [[ "$entry" == *.jar ]] && unzip -l "$entry" 2>/dev/null \
-      | grep -q 'org/ggp/base/server/GameServer.class' && return 0
+    if [[ "$entry" == *.jar ]] && "$PYTHON" -c 'import sys, zipfile
+sys.exit("org/ggp/base/server/GameServer.class" not in zipfile.ZipFile(sys.argv[1]).namelist())' \
+      "$entry" 2>/dev/null; then return 0; fi
   done
   return 1
 }
@@ -129,34 +140,60 @@ pids+=($!)
 wait_for_player "$OUR_PORT" || die "our player did not come up (see $OUT_DIR/ours.log)"
 
 runner_opts=()
-[[ "$SCRAMBLE" == 1 ]] && runner_opts+=(--scramble)
+if [[ "$SCRAMBLE" == 1 ]]; then runner_opts+=(--scramble); fi
+if [[ -n "$PREVIEW_CLOCK" ]]; then runner_opts+=(--preview "$PREVIEW_CLOCK"); fi
 failed=0
-for gamer in $GAMERS; do
+
+server_match() {  # game gamer seat: one match on ggp-base's server
+  local game="$1" gamer="$2" seat="$3" name players match
+  name="$(basename "${game%.*}")"
+  if [[ "$seat" == 0 ]]; then
+    players=("$OUR_NAME=127.0.0.1:$OUR_PORT" "$gamer=127.0.0.1:$THEIR_PORT")
+  else
+    players=("$gamer=127.0.0.1:$THEIR_PORT" "$OUR_NAME=127.0.0.1:$OUR_PORT")
+  fi
+  match="$name.$gamer.seat$seat"
+  echo "== ggp-base server: $match (start $START_CLOCK s, play $PLAY_CLOCK s)"
+  "$JAVA" "${JVM_OPTS[@]}" -cp "$CP" "$here/LocalMatchRunner.java" "$(game_file "$game")" \
+    "$match" "$START_CLOCK" "$PLAY_CLOCK" "$OUT_DIR/$match.json" "${runner_opts[@]}" \
+    "${players[@]}" > "$OUT_DIR/$match.log" 2>&1 || failed=1
+  tail -n 1 "$OUT_DIR/$match.log"
+}
+
+manager_matches() {  # game gamer: `ggp manage`, our player and the gamer in both seats
+  local game="$1" gamer="$2" name
+  name="$(basename "${game%.*}")"
+  echo "== ggp manage: $name, ours vs $gamer (2 matches, seats rotated)"
+  $GGP manage "$(game_file "$game")" -p "ours=http://127.0.0.1:$OUR_PORT/" \
+    -p "$gamer=http://127.0.0.1:$THEIR_PORT/" --matches 2 --start-clock "$START_CLOCK" \
+    --play-clock "$PLAY_CLOCK" --no-report --out "$OUT_DIR/manage/$name.$gamer" \
+    > "$OUT_DIR/manage.$name.$gamer.log" 2>&1 || failed=1
+  grep -E '^m[0-9a-f]+:' "$OUT_DIR/manage.$name.$gamer.log" || tail -n 3 "$OUT_DIR/manage.$name.$gamer.log"
+}
+
+gamers="$GAMERS"
+if [[ "$CONTROL" == 1 ]]; then gamers+=" SampleNoopGamer"; fi
+for gamer in $gamers; do
   "$JAVA" "${JVM_OPTS[@]}" -cp "$CP" "$here/GamerLauncher.java" "$THEIR_PORT" "$gamer" \
     > "$OUT_DIR/$gamer.log" 2>&1 &
   gamer_pid=$!
   pids+=($gamer_pid)
   wait_for_player "$THEIR_PORT" || die "ggp-base's $gamer did not come up (see $OUT_DIR/$gamer.log)"
-  for game in $GAMES; do
-    name="$(basename "${game%.*}")"
-    for seat in $SEATS; do
-      if [[ "$seat" == 0 ]]; then
-        players=("$OUR_NAME=127.0.0.1:$OUR_PORT" "$gamer=127.0.0.1:$THEIR_PORT")
-      else
-        players=("$gamer=127.0.0.1:$THEIR_PORT" "$OUR_NAME=127.0.0.1:$OUR_PORT")
-      fi
-      match="$name.$gamer.seat$seat"
-      echo "== $match (start $START_CLOCK s, play $PLAY_CLOCK s)"
-      "$JAVA" "${JVM_OPTS[@]}" -cp "$CP" "$here/LocalMatchRunner.java" "$(game_file "$game")" \
-        "$match" "$START_CLOCK" "$PLAY_CLOCK" "$OUT_DIR/$match.json" "${runner_opts[@]}" \
-        "${players[@]}" > "$OUT_DIR/$match.log" 2>&1 || failed=1
-      tail -n 1 "$OUT_DIR/$match.log"
+  if [[ "$gamer" == SampleNoopGamer ]]; then
+    server_match "$GDL_DIR/ticTacToe.kif" "$gamer" 0
+  else
+    for game in $GAMES; do
+      for seat in $SEATS; do server_match "$game" "$gamer" "$seat"; done
+      if [[ "$MANAGE" == 1 ]]; then manager_matches "$game" "$gamer"; fi
     done
-  done
+  fi
   kill "$gamer_pid" 2>/dev/null || true
   wait "$gamer_pid" 2>/dev/null || true
 done
 
-echo "== errors fields (records in $OUT_DIR)"
-"$PYTHON" "$here/check_ggpbase_matches.py" "$OUT_DIR" --ours "$OUR_NAME" || failed=1
+echo "== errors fields (records under $OUT_DIR)"
+control=()
+if [[ "$CONTROL" == 1 ]]; then control=(--expect-errors SampleNoopGamer); fi
+"$PYTHON" "$here/check_ggpbase_matches.py" "$OUT_DIR" --ours "$OUR_NAME" "${control[@]}" \
+  || failed=1
 exit "$failed"
