@@ -8,7 +8,7 @@ unparseable), ``TO`` (timeout) or ``CE`` (connection error). So an interoperabil
 must read that field; this script does, for every match record under a folder:
 
     python scripts/interop/check_ggpbase_matches.py OUT_DIR [--ours ggp-python]
-        [--expect-errors SampleNoopGamer]
+        [--expect-errors SampleNoopGamer] [--player-log OUT_DIR/ours.log]
 
 * ggp-base's records (``matchId`` ...): the match must be completed and our player (found
   by its name in ``playerNamesFromHost``) must have no error. ``--expect-errors NAME`` is
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -116,6 +117,20 @@ def describe(check: MatchCheck) -> str:
             f"goals {check.goals}, {check.steps} steps, errors [{errors}]")
 
 
+_LOGGED = re.compile(r"POST '\( ?(\w+)\b.* -> (\d+) .* in ([0-9.]+) s$")
+
+
+def reply_times(log_text: str) -> dict[str, list[float]]:
+    """Seconds our player took per message kind (START, PLAY, ...), from the lines
+    ``ggp serve -v`` logs for every exchange."""
+    times: dict[str, list[float]] = {}
+    for line in log_text.splitlines():
+        found = _LOGGED.search(line)
+        if found:
+            times.setdefault(found.group(1).upper(), []).append(float(found.group(3)))
+    return times
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="folder with match records (searched "
@@ -124,7 +139,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="our player's name in playerNamesFromHost")
     parser.add_argument("--expect-errors", default=None, metavar="NAME",
                         help="a ggp-base player that must have errors (negative control)")
+    parser.add_argument("--player-log", type=Path, default=None,
+                        help="our player's `ggp serve -v` log: print its reply times")
     args = parser.parse_args(argv)
+    if args.player_log is not None and args.player_log.is_file():
+        for kind, seconds in sorted(reply_times(args.player_log.read_text()).items()):
+            print(f"our player's {kind} replies: {len(seconds)}, max {max(seconds):.3f} s, "
+                  f"mean {sum(seconds) / len(seconds):.3f} s")
     failed = total = ours_errors = 0
     for path in sorted(args.folder.rglob("*.json")):
         try:

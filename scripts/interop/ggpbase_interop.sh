@@ -195,5 +195,6 @@ echo "== errors fields (records under $OUT_DIR)"
 control=()
 if [[ "$CONTROL" == 1 ]]; then control=(--expect-errors SampleNoopGamer); fi
 "$PYTHON" "$here/check_ggpbase_matches.py" "$OUT_DIR" --ours "$OUR_NAME" "${control[@]}" \
+  --player-log "$OUT_DIR/ours.log" \
   || failed=1
 exit "$failed"

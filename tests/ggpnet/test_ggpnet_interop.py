@@ -1,6 +1,7 @@
 """Interoperability with ggp-base's own match server and sample players (short version of
 scripts/interop/ggpbase_interop.sh): ticTacToe against ggp-base's RandomGamer with our
-player in both seats, plus one match with the server's symbol scrambling. Runs only when
+player in both seats, the SampleNoopGamer control, our manager against RandomGamer, and
+one match with the server's symbol scrambling. Runs only when
 GGPBASE_DIR points to a built ggp-base source tree (never in CI: ggp-base is not ours
 and is not shipped); see docs/ggp_protocol.md."""
 
@@ -56,19 +57,35 @@ def _run(out: Path, **settings: str) -> subprocess.CompletedProcess:
                           text=True, timeout=400)
 
 
-@pytest.mark.parametrize("scramble,seats", [("0", "0 1"), ("1", "1")])
-def test_ggp_base_server_records_no_error_for_our_player(tmp_path, scramble, seats):
-    result = _run(tmp_path, SCRAMBLE=scramble, SEATS=seats)
+def test_ggp_base_server_and_players_against_ours(tmp_path):
+    """Both seats on ggp-base's server, the SampleNoopGamer control, and our manager
+    against ggp-base's RandomGamer."""
+    result = _run(tmp_path, SEATS="0 1", CONTROL="1", MANAGE="1")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     checker = _checker()
-    records = sorted(tmp_path.glob("*.json"))
-    assert len(records) == len(seats.split())
-    seen_seats = set()
-    for path in records:
-        record = json.loads(path.read_text())
-        check = checker.check_record(record, "ggp-python")
+    seats = set()
+    for path in sorted(tmp_path.glob("*.json")):  # ggp-base's records
+        check = checker.check_record(json.loads(path.read_text()), "ggp-python")
         assert check.completed and check.goals is not None, checker.describe(check)
         assert check.our_errors == [], checker.describe(check)
-        assert record["scrambled"] == (scramble == "1")
-        seen_seats.update(check.our_seats)
-    assert seen_seats == {int(s) for s in seats.split()}
+        if "SampleNoopGamer" in check.players:  # the control: its errors are recorded
+            assert check.errors["SampleNoopGamer"], checker.describe(check)
+        else:
+            seats.update(check.our_seats)
+    assert seats == {0, 1}
+    ours = sorted((tmp_path / "manage").glob("*/m*.json"))  # our manager's records
+    assert len(ours) == 2
+    for path in ours:
+        check = checker.check_manager_record(json.loads(path.read_text()))
+        assert check.ok, checker.describe(check)
+
+
+def test_ggp_base_server_with_scrambled_symbols(tmp_path):
+    """Tiltyard-style scrambling: every symbol of the rules and moves renamed."""
+    result = _run(tmp_path, SEATS="1", CONTROL="0", MANAGE="0", SCRAMBLE="1")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    (path,) = tmp_path.glob("*.json")
+    record = json.loads(path.read_text())
+    check = _checker().check_record(record, "ggp-python")
+    assert record["scrambled"] is True
+    assert check.ok and check.our_seats == [1], _checker().describe(check)

@@ -95,7 +95,7 @@ def test_main_exit_status(tmp_path, capsys):
     (tmp_path / "b.json").write_text("{ not json")
     assert checker.main([str(tmp_path)]) == 1
     out = capsys.readouterr().out
-    assert "unreadable match record" in out and "2 matches, 1 failed" in out
+    assert "unreadable match record" in out and "2 matches checked, 1 failed" in out
 
 
 def test_every_exchange_is_logged(caplog):
@@ -103,9 +103,13 @@ def test_every_exchange_is_logged(caplog):
     with caplog.at_level(logging.DEBUG, logger="ggp.ggpnet.transport"):
         with running(lambda text, received: (200, "ready")) as (server,):
             assert send_message(server.url, "( INFO )", 5).reply == "ready"
+            assert send_message(server.url, "(play m1 NIL)", 5).reply == "ready"
     lines = [r.getMessage() for r in caplog.records if "POST" in r.getMessage()]
-    assert len(lines) == 1
+    assert len(lines) == 2
     assert "'( INFO )' -> 200 'ready' in " in lines[0]
+    # the interop checker reads these lines back for our player's reply times
+    times = checker.reply_times("\n".join(f"DEBUG:ggp.ggpnet.transport:{line}" for line in lines))
+    assert sorted(times) == ["INFO", "PLAY"] and all(len(t) == 1 for t in times.values())
 
 
 def test_manager_refuses_fractional_clocks_unless_told(tmp_path, capsys):
@@ -140,3 +144,29 @@ def test_start_carries_integer_clocks_a_strict_player_accepts():
                            MatchConfig(start_clock=3, play_clock=1.0, seed=0))
     assert starts and starts[0].endswith(" 3 1)")
     assert record["start"]["oplayer"]["error"] is None
+
+
+def test_checker_reads_our_managers_records(tmp_path, capsys):
+    game = load_match_game(gdl_file("ticTacToe.kif"))
+    rec = run_match(game, {"xplayer": LOCAL_RANDOM, "oplayer": LOCAL_RANDOM},
+                    MatchConfig(start_clock=1, play_clock=1, seed=3))
+    check = checker.check_manager_record(rec)
+    assert check.ok and check.steps == len(rec["steps"]) and check.our_seats == [0, 1]
+    rec["errors"].append({"turn": 2, "role": "oplayer", "kind": "illegal", "detail": None,
+                          "reply": "busy", "seconds": 0.01, "substitute": "noop"})
+    bad = checker.check_manager_record(rec)
+    assert not bad.ok and bad.our_errors == ["step 3: illegal, reply 'busy'"]
+    (tmp_path / "m.json").write_text(json.dumps(rec))
+    (tmp_path / "tournament.json").write_text(json.dumps({"agents": ["a", "b"]}))  # skipped
+    assert checker.main([str(tmp_path)]) == 1
+    assert "[ggp manage] FAIL" in capsys.readouterr().out
+
+
+def test_negative_control_must_show_errors(tmp_path, capsys):
+    players = ("ggp-python", "SampleNoopGamer")
+    path = tmp_path / "control.json"
+    path.write_text(json.dumps(record([["", ""], ["", "IL NOOP"]], players)))
+    assert checker.main([str(tmp_path), "--expect-errors", "SampleNoopGamer"]) == 0
+    path.write_text(json.dumps(record([["", ""], ["", ""]], players)))  # errors not recorded
+    assert checker.main([str(tmp_path), "--expect-errors", "SampleNoopGamer"]) == 1
+    assert "must have errors -> NO" in capsys.readouterr().out
