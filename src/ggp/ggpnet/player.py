@@ -67,11 +67,20 @@ class _QuietGC:
     far are frozen (never scanned) and full collections are postponed; search trees have
     no reference cycles, so reference counting frees them anyway. The collector is
     restored when the last match ends (the state is per process, so it is counted).
+
+    The postponed collection must not land on a clock either: once the collector is
+    restored, the next full collection used to start during the following START's
+    preparation (it allocates a lot), at any moment, and held every thread for 1-2 s
+    (measured after a few connectFour matches on a loaded machine): against ggp-base a
+    START reply came 0.8 s after a 10 s start clock. So a new match runs the full
+    collection itself, first thing in the start clock when there is time for it
+    (:meth:`collect`), and holds the collector from then on.
     """
 
     _lock = threading.Lock()
     _holders = 0
     _saved: tuple[int, int, int] = (0, 0, 0)
+    _full_seconds = 0.0  # how long the last collection run by :meth:`collect` took
 
     def __init__(self) -> None:
         self.holding = False
@@ -86,6 +95,19 @@ class _QuietGC:
                 gc.freeze()
                 gc.set_threshold(self._saved[0], self._saved[1], 1_000_000)
             _QuietGC._holders += 1
+
+    def collect(self, until: float) -> bool:
+        """Run a full collection now unless a match in this process holds the collector
+        or the last one's duration (x3, + 0.5 s) would not fit before ``until``
+        (monotonic). Returns whether it ran."""
+        with self._lock:
+            if _QuietGC._holders or time.monotonic() + 3 * self._full_seconds + 0.5 > until:
+                return False
+            began = time.perf_counter()
+            gc.collect()
+            _QuietGC._full_seconds = time.perf_counter() - began
+            log.debug("full garbage collection before the match: %.3f s", self._full_seconds)
+            return True
 
     def release(self) -> None:
         with self._lock:
@@ -218,19 +240,26 @@ class GGPPlayer:
                 current.halt()
                 self._gc.release()
             match = self._match = _Match(start, received)
-        threading.Thread(target=self._prepare, args=(match,), daemon=True,
+        deadline = received + start.start_clock - self.margin
+        threading.Thread(target=self._prepare, args=(match, deadline), daemon=True,
                          name=f"ggp-prepare-{start.match_id}").start()
-        match.ready.wait(max(0.0, received + start.start_clock - self.margin - time.monotonic()))
+        match.ready.wait(max(0.0, deadline - time.monotonic()))
         if match.error is not None:
             with self._lock:
                 if self._match is match:
                     self._match = None
+                    self._gc.release()
             return 400, f"error: {match.error}"
         return 200, "ready"
 
-    def _prepare(self, match: _Match) -> None:
-        """Parse, validate and compile the rules (runs during the start clock)."""
+    def _prepare(self, match: _Match, deadline: float) -> None:
+        """Parse, validate and compile the rules (runs during the start clock, which ends
+        at ``deadline``); the postponed full collection runs first (see _QuietGC)."""
         start = match.start
+        self._gc.collect(until=deadline)
+        with self._lock:
+            if self._match is match:
+                self._gc.hold()
         try:
             desc = parse_description(start.rules, f"match {start.match_id}", "kif")
             # a role named random that is given to a player is a player, not nature
@@ -239,9 +268,8 @@ class GGPPlayer:
             # the first PLAY after NIL tells (see _update)
             match.ambiguous = gdl_ii and not is_gdl_ii(desc)
             self._load(match, gdl_ii)
-            with self._lock:
-                if self._match is match:
-                    self._gc.hold()
+            if self._gc.holding:
+                gc.freeze()  # what preparation built is never scanned either
         except GGPError as exc:
             match.error = f"cannot play these rules: {exc}"
         except Exception as exc:  # noqa: BLE001 - reported to the server, not raised
