@@ -56,6 +56,7 @@ from ggp.ggpnet.messages import (
 log = logging.getLogger(__name__)
 FALLBACK_MOVE = "noop"
 _HANDOFF = 0.1  # seconds between the chooser's deadline and the reply deadline
+_AFTER_REPLY = 0.05  # seconds from a match's end to the full collection after it
 
 
 class _QuietGC:
@@ -64,23 +65,28 @@ class _QuietGC:
     A generation-2 collection stops every thread, and once the reasoner's caches and the
     search trees are large it takes 0.3-0.5 s (measured on connectFour), longer than the
     safety margin. While any player in the process is in a match, the objects built so
-    far are frozen (never scanned) and full collections are postponed; search trees have
-    no reference cycles, so reference counting frees them anyway. The collector is
-    restored when the last match ends (the state is per process, so it is counted).
+    far are frozen (never scanned) and full collections are postponed. The state is per
+    process, so holders are counted.
 
-    The postponed collection must not land on a clock either: once the collector is
-    restored, the next full collection used to start during the following START's
-    preparation (it allocates a lot), at any moment, and held every thread for 1-2 s
-    (measured after a few connectFour matches on a loaded machine): against ggp-base a
-    START reply came 0.8 s after a 10 s start clock. So a new match runs the full
-    collection itself, first thing in the start clock when there is time for it
-    (:meth:`collect`), and holds the collector from then on.
+    The postponed collection must not land on a clock either. A match leaves hundreds of
+    thousands of objects in reference cycles (mostly the compiled reasoner's per-state
+    contexts), and collecting them stops every thread for 0.6-3 s on a loaded machine.
+    When the collector was simply restored at the end of a match, that collection began
+    while the next START was being parsed, and against ggp-base START replies came up
+    to 1.7 s after a 10 s start clock. So now:
+
+    * when the last match ends, the collection runs at once in a background thread,
+      after the reply that ended the match has gone out, and only then are the normal
+      thresholds restored (:meth:`release`);
+    * a new match runs the collection itself, first thing in its start clock, when
+      there is time for it and it has not run yet (:meth:`collect`), and holds the
+      collector from then on.
     """
 
     _lock = threading.Lock()
     _holders = 0
-    _saved: tuple[int, int, int] = (0, 0, 0)
-    _full_seconds = 0.0  # how long the last collection run by :meth:`collect` took
+    _saved: tuple[int, int, int] | None = None  # normal thresholds while suppressed
+    _full_seconds = 0.0  # how long the last full collection run here took
 
     def __init__(self) -> None:
         self.holding = False
@@ -91,23 +97,9 @@ class _QuietGC:
                 return
             self.holding = True
             if _QuietGC._holders == 0:
-                _QuietGC._saved = gc.get_threshold()
+                self._suppress()
                 gc.freeze()
-                gc.set_threshold(self._saved[0], self._saved[1], 1_000_000)
             _QuietGC._holders += 1
-
-    def collect(self, until: float) -> bool:
-        """Run a full collection now unless a match in this process holds the collector
-        or the last one's duration (x3, + 0.5 s) would not fit before ``until``
-        (monotonic). Returns whether it ran."""
-        with self._lock:
-            if _QuietGC._holders or time.monotonic() + 3 * self._full_seconds + 0.5 > until:
-                return False
-            began = time.perf_counter()
-            gc.collect()
-            _QuietGC._full_seconds = time.perf_counter() - began
-            log.debug("full garbage collection before the match: %.3f s", self._full_seconds)
-            return True
 
     def release(self) -> None:
         with self._lock:
@@ -116,8 +108,41 @@ class _QuietGC:
             self.holding = False
             _QuietGC._holders -= 1
             if _QuietGC._holders == 0:
-                gc.set_threshold(*self._saved)
                 gc.unfreeze()
+                timer = threading.Timer(_AFTER_REPLY, self._collect_between_matches)
+                timer.daemon = True
+                timer.name = "ggp-gc-after-match"
+                timer.start()
+
+    def collect(self, until: float) -> bool:
+        """Run a full collection now unless a match in this process holds the collector
+        or the last one's duration (x3, + 0.5 s) would not fit before ``until``
+        (monotonic). Returns whether it ran."""
+        with self._lock:
+            if _QuietGC._holders or time.monotonic() + 3 * self._full_seconds + 0.5 > until:
+                return False
+            self._collect("before the match")
+            return True
+
+    def _collect_between_matches(self) -> None:
+        with self._lock:
+            if _QuietGC._holders:  # a new match started first; it collected itself
+                return
+            self._collect("after the match")
+            if _QuietGC._saved is not None:
+                gc.set_threshold(*_QuietGC._saved)
+                _QuietGC._saved = None
+
+    def _suppress(self) -> None:
+        if _QuietGC._saved is None:  # else still suppressed since the last match
+            _QuietGC._saved = gc.get_threshold()
+            gc.set_threshold(self._saved[0], self._saved[1], 1_000_000)
+
+    def _collect(self, when: str) -> None:
+        began = time.perf_counter()
+        gc.collect()
+        _QuietGC._full_seconds = time.perf_counter() - began
+        log.debug("full garbage collection %s: %.3f s", when, self._full_seconds)
 
 
 def _share(deadline: float, fraction: float) -> float:
