@@ -14,12 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import pytest
-from ggpnet_helpers import gdl_file, running
+from ggpnet_helpers import gdl_file, quick_player, running
 
 from ggp.cli.main import main as cli_main
 from ggp.core.errors import GGPError
 from ggp.ggpnet.game import load_match_game
 from ggp.ggpnet.manager import LOCAL_RANDOM, MatchConfig, run_match
+from ggp.ggpnet.messages import rules_list, start_message
 from ggp.ggpnet.transport import send_message
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "interop" / "check_ggpbase_matches.py"
@@ -170,3 +171,33 @@ def test_negative_control_must_show_errors(tmp_path, capsys):
     path.write_text(json.dumps(record([["", ""], ["", ""]], players)))  # errors not recorded
     assert checker.main([str(tmp_path), "--expect-errors", "SampleNoopGamer"]) == 1
     assert "must have errors -> NO" in capsys.readouterr().out
+
+
+def test_a_missed_play_nil_does_not_lose_the_rest_of_the_match():
+    """In the ggp-base run a 21 s stall made the player handle a match's PLAY NIL before
+    its START ('busy'), and it then refused every later PLAY (409: the first PLAY must
+    carry NIL). In GDL the next PLAY's joint move was made from the initial state, so
+    the player now goes on from there."""
+    game = load_match_game(gdl_file("ticTacToe.kif"))
+    start = start_message("m1", "xplayer", rules_list(game.rules), 10, 1)
+    player = quick_player()
+    assert player.handle("(PLAY m1 NIL)") == (200, "busy")  # before the START
+    assert player.handle(start) == (200, "ready")
+    assert player.handle("(PLAY m1 ((mark 1 1) noop))") == (200, "noop")  # oplayer's turn
+    status, move = player.handle("(PLAY m1 (noop (mark 2 2)))")
+    state = game.initial()
+    for joint in ({"xplayer": "(mark 1 1)", "oplayer": "noop"},
+                  {"xplayer": "noop", "oplayer": "(mark 2 2)"}):
+        state, _ = game.step(state, joint)
+    assert status == 200 and move in game.legal(state)["xplayer"]
+    assert player.handle("(PLAY m1 NIL)")[0] == 409  # NIL only ever comes first
+    assert player.handle(f"(STOP m1 ({move} noop))") == (200, "done")
+
+
+def test_gdl_ii_still_needs_its_first_play():
+    game = load_match_game(gdl_file("montyhall.gdl"))
+    start = start_message("m1", "candidate", rules_list(game.rules), 10, 1)
+    player = quick_player()
+    assert player.handle(start) == (200, "ready")
+    assert player.handle("(PLAY m1 ((does random (hide_car 1))))")[0] == 409
+    assert player.handle("(ABORT m1)") == (200, "aborted")
