@@ -81,11 +81,12 @@ class _QuietGC:
     * a new match runs the collection itself, first thing in its start clock, when
       there is time for it and it has not run yet (:meth:`collect`), and holds the
       collector from then on;
-    * during the match, each turn first collects what the previous turns left (frozen
+    * during the match, each turn first collects what the previous turn left (frozen
       objects are not scanned, so this costs one turn's garbage, not the whole heap),
-      when 3 times the last such collection fits in a fifth of the turn's time
-      (:meth:`collect_in_match`). Without this, one connectFour match of 23 steps grew
-      the process to 830 MB, and its collection afterwards took 3.5 s.
+      when 3 times the last such collection fits before the turn's deadline
+      (:meth:`collect_in_match`). Without this, matches grew the process to 3 GB and
+      the collection after them took up to 28 s (connectFour, 3 s clock). The cost is
+      a share of the turn's search time (the garbage is made by searching).
     """
 
     _lock = threading.Lock()
@@ -125,16 +126,23 @@ class _QuietGC:
         or the last one's duration (x3, + 0.5 s) would not fit before ``until``
         (monotonic). Returns whether it ran."""
         with self._lock:
-            if _QuietGC._holders or time.monotonic() + 3 * self._full_seconds + 0.5 > until:
+            if _QuietGC._holders:
+                return False
+            if time.monotonic() + 3 * self._full_seconds + 0.5 > until:
+                _QuietGC._full_seconds /= 2  # as in collect_in_match
                 return False
             self._collect("before the match")
             return True
 
     def collect_in_match(self, until: float) -> bool:
         """During a held match: collect the garbage of the turns since the last call,
-        if 3 times the last such collection (+ 0.05 s) fits before ``until``."""
+        if 3 times the last such collection (+ 0.05 s) fits before ``until``. A skip
+        halves that estimate, so one slow collection cannot stop them for good."""
         with self._lock:
-            if not self.holding or time.monotonic() + 3 * self._turn_seconds + 0.05 > until:
+            if not self.holding:
+                return False
+            if time.monotonic() + 3 * self._turn_seconds + 0.05 > until:
+                _QuietGC._turn_seconds /= 2
                 return False
             began = time.perf_counter()
             gc.collect()
@@ -411,7 +419,7 @@ class GGPPlayer:
             match.ready.wait()
             if match.error is not None:
                 return
-            self._gc.collect_in_match(until=_share(deadline, 0.2))
+            self._gc.collect_in_match(until=deadline)
             if step > 0:
                 self._update(match, play, _share(deadline, 0.5))
             if match.tracker is not None and match.tracker.hypotheses:
