@@ -81,8 +81,9 @@ class _QuietGC:
     * a new match runs the collection itself, first thing in its start clock, when
       there is time for it and it has not run yet (:meth:`collect`), and holds the
       collector from then on;
-    * during the match, each turn first collects what the previous turn left (frozen
-      objects are not scanned, so this costs one turn's garbage, not the whole heap),
+    * during the match, each turn first collects what the previous turn left and
+      freezes the survivors (frozen objects are not scanned, so this costs about one
+      turn's new objects, not the whole heap),
       when 3 times the last such collection fits before the turn's deadline
       (:meth:`collect_in_match`). Without this, matches grew the process to 3 GB and
       the collection after them took up to 28 s (connectFour, 3 s clock). The cost is
@@ -146,6 +147,7 @@ class _QuietGC:
                 return False
             began = time.perf_counter()
             gc.collect()
+            gc.freeze()  # the survivors are not scanned again: next time, only new objects
             _QuietGC._turn_seconds = time.perf_counter() - began
             log.debug("garbage collection during the match: %.3f s", self._turn_seconds)
             return True
