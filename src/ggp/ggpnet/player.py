@@ -20,6 +20,8 @@ Contract (docs/ggp_protocol.md):
 * Messages for another match id get ``busy`` (as ggp-base's players answer); PLAYs out of
   order (a repeated or skipped GDL-II turn, a second ``NIL`` PLAY, mixed forms) get a 409
   error reply; unparseable messages a 400 error reply. No message can crash the player.
+  In GDL a first PLAY that carries moves means its ``NIL`` PLAY was missed: the moves
+  are applied to the initial state and the match goes on.
 
 A match that has heard nothing for ``stale_after`` seconds is considered abandoned (its
 manager died): a new START replaces it.
@@ -68,12 +70,12 @@ class _QuietGC:
     far are frozen (never scanned) and full collections are postponed. The state is per
     process, so holders are counted.
 
-    The postponed collection must not land on a clock either. A match leaves hundreds of
-    thousands of objects in reference cycles (mostly the compiled reasoner's per-state
-    contexts), and collecting them stops every thread for 0.6-3 s on a loaded machine.
-    When the collector was simply restored at the end of a match, that collection began
-    while the next START was being parsed, and against ggp-base START replies came up
-    to 1.7 s after a 10 s start clock. So now:
+    The postponed collection must not land on a clock either. Until the compiled
+    reasoner's per-state contexts stopped being reference cycles, a match left
+    millions of objects for it, and it stopped every thread for 0.6-28 s on a loaded
+    machine. When the collector was simply restored at the end of a match, that
+    collection began while the next START was being parsed: against ggp-base, START
+    replies came up to 1.7 s after a 10 s start clock. So now:
 
     * when the last match ends, the collection runs at once in a background thread,
       after the reply that ended the match has gone out, and only then are the normal
@@ -82,12 +84,10 @@ class _QuietGC:
       there is time for it and it has not run yet (:meth:`collect`), and holds the
       collector from then on;
     * during the match, each turn first collects what the previous turn left and
-      freezes the survivors (frozen objects are not scanned, so this costs about one
-      turn's new objects, not the whole heap),
-      when 3 times the last such collection fits before the turn's deadline
-      (:meth:`collect_in_match`). Without this, matches grew the process to 3 GB and
-      the collection after them took up to 28 s (connectFour, 3 s clock). The cost is
-      a share of the turn's search time (the garbage is made by searching).
+      freezes the survivors, when 3 times the last such collection fits before the
+      turn's deadline (:meth:`collect_in_match`). Frozen objects are not scanned, so
+      this costs about one turn's new objects, not the whole heap. It bounds the
+      memory of a match with any garbage that still has cycles.
     """
 
     _lock = threading.Lock()
