@@ -10,11 +10,10 @@ import logging
 import sys
 from pathlib import Path
 
-from hypothesis import given
-from hypothesis import strategies as st
-
 import pytest
 from ggpnet_helpers import gdl_file, quick_player, running
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ggp.cli.main import main as cli_main
 from ggp.core.errors import GGPError
