@@ -19,7 +19,7 @@ def test_manage_runs_a_series_and_writes_records_and_report(tmp_path):
     with running(quick_player(1).handle) as (server,):
         status = main(["manage", str(gdl_file("nim1.kif")), "-p", f"ours={server.url}",
                        "-p", "random", "--matches", "2", "--start-clock", "3",
-                       "--play-clock", "0.5", "--seed", "1", "--out", str(out)])
+                       "--play-clock", "1", "--seed", "1", "--out", str(out)])
     assert status == 0
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert [row["seats"] for row in rows] == [["ours", "random"], ["random", "ours"]]

@@ -17,7 +17,7 @@ from ggp.ggpnet.manager import LOCAL_RANDOM, MatchConfig, arena_row, run_match, 
 from ggp.ggpnet.player import GGPPlayer
 from ggp.ggpnet.transport import send_message
 
-QUICK = dict(start_clock=5, play_clock=0.5, grace=0.5, seed=1)
+QUICK = dict(start_clock=5, play_clock=0.5, grace=0.5, seed=1, fractional_clocks=True)
 
 
 def play(game, handlers, **config):

@@ -34,8 +34,6 @@ def test_session_info_start_busy_play_stop():
     assert player.handle(other) == (200, "busy")  # one match at a time
     assert player.handle("(PREVIEW ((role a)) 1)") == (200, "busy")
     assert player.handle("(PLAY zzz NIL)") == (200, "busy")  # unknown match (as ggp-base)
-    status, move = player.handle("(PLAY m1 ((mark 1 1) noop))")
-    assert status == 409  # the first PLAY must be NIL
     status, move = player.handle("(PLAY m1 NIL)")
     assert status == 200 and move in game.legal(game.initial())["xplayer"]
     assert player.handle("(PLAY m1 NIL)")[0] == 409  # only once

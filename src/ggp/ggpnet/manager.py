@@ -58,7 +58,11 @@ SEE_ALL_MOVES = "(<= (sees ?p (did ?q ?m)) (role ?p) (does ?q ?m))"
 class MatchConfig:
     """Clocks in seconds; ``form`` is the PLAY/STOP form (``auto``: ``gdl`` for GDL
     games, ``gdl2`` (5-field) for GDL-II); ``upper`` sends messages upper-cased as the
-    Dresden controller does."""
+    Dresden controller does.
+
+    Clocks must be whole seconds: the protocol's clocks are integers and ggp-base's
+    players cannot parse ``1.5`` (they never answer such a START). ``fractional_clocks``
+    lifts that for players known to accept fractions (ours; quick tests)."""
 
     start_clock: float = 10.0
     play_clock: float = 5.0
@@ -67,12 +71,19 @@ class MatchConfig:
     max_steps: int = 1000
     upper: bool = False
     seed: int | None = None
+    fractional_clocks: bool = False
 
     def __post_init__(self) -> None:
         if self.form not in FORMS:
             raise GGPError(f"Unknown message form {self.form!r}; use one of {', '.join(FORMS)}.")
         if self.start_clock <= 0 or self.play_clock <= 0 or self.grace < 0:
             raise GGPError("Clocks must be positive and the grace period non-negative.")
+        whole = float(self.start_clock).is_integer() and float(self.play_clock).is_integer()
+        if not (whole or self.fractional_clocks):
+            raise GGPError(
+                f"Clocks must be whole seconds (got start {self.start_clock:g} s, play "
+                f"{self.play_clock:g} s): GGP clocks are integers, and ggp-base's players "
+                "do not answer a START with a fractional clock.")
 
 
 def run_match(game: MatchGame, endpoints: dict[str, str], config: MatchConfig,

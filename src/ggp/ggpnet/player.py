@@ -20,6 +20,8 @@ Contract (docs/ggp_protocol.md):
 * Messages for another match id get ``busy`` (as ggp-base's players answer); PLAYs out of
   order (a repeated or skipped GDL-II turn, a second ``NIL`` PLAY, mixed forms) get a 409
   error reply; unparseable messages a 400 error reply. No message can crash the player.
+  In GDL a first PLAY that carries moves means its ``NIL`` PLAY was missed: the moves
+  are applied to the initial state and the match goes on.
 
 A match that has heard nothing for ``stale_after`` seconds is considered abandoned (its
 manager died): a new START replaces it.
@@ -56,6 +58,7 @@ from ggp.ggpnet.messages import (
 log = logging.getLogger(__name__)
 FALLBACK_MOVE = "noop"
 _HANDOFF = 0.1  # seconds between the chooser's deadline and the reply deadline
+_AFTER_REPLY = 0.05  # seconds from a match's end to the full collection after it
 
 
 class _QuietGC:
@@ -64,14 +67,34 @@ class _QuietGC:
     A generation-2 collection stops every thread, and once the reasoner's caches and the
     search trees are large it takes 0.3-0.5 s (measured on connectFour), longer than the
     safety margin. While any player in the process is in a match, the objects built so
-    far are frozen (never scanned) and full collections are postponed; search trees have
-    no reference cycles, so reference counting frees them anyway. The collector is
-    restored when the last match ends (the state is per process, so it is counted).
+    far are frozen (never scanned) and full collections are postponed. The state is per
+    process, so holders are counted.
+
+    The postponed collection must not land on a clock either. Until the compiled
+    reasoner's per-state contexts stopped being reference cycles, a match left
+    millions of objects for it, and it stopped every thread for 0.6-28 s on a loaded
+    machine. When the collector was simply restored at the end of a match, that
+    collection began while the next START was being parsed: against ggp-base, START
+    replies came up to 1.7 s after a 10 s start clock. So now:
+
+    * when the last match ends, the collection runs at once in a background thread,
+      after the reply that ended the match has gone out, and only then are the normal
+      thresholds restored (:meth:`release`);
+    * a new match runs the collection itself, first thing in its start clock, when
+      there is time for it and it has not run yet (:meth:`collect`), and holds the
+      collector from then on;
+    * during the match, each turn first collects what the previous turn left and
+      freezes the survivors, when 3 times the last such collection fits before the
+      turn's deadline (:meth:`collect_in_match`). Frozen objects are not scanned, so
+      this costs about one turn's new objects, not the whole heap. It bounds the
+      memory of a match with any garbage that still has cycles.
     """
 
     _lock = threading.Lock()
     _holders = 0
-    _saved: tuple[int, int, int] = (0, 0, 0)
+    _saved: tuple[int, int, int] | None = None  # normal thresholds while suppressed
+    _full_seconds = 0.0  # how long the last full collection run here took
+    _turn_seconds = 0.0  # how long the last collection during a match took
 
     def __init__(self) -> None:
         self.holding = False
@@ -82,9 +105,8 @@ class _QuietGC:
                 return
             self.holding = True
             if _QuietGC._holders == 0:
-                _QuietGC._saved = gc.get_threshold()
+                self._suppress()
                 gc.freeze()
-                gc.set_threshold(self._saved[0], self._saved[1], 1_000_000)
             _QuietGC._holders += 1
 
     def release(self) -> None:
@@ -94,8 +116,61 @@ class _QuietGC:
             self.holding = False
             _QuietGC._holders -= 1
             if _QuietGC._holders == 0:
-                gc.set_threshold(*self._saved)
                 gc.unfreeze()
+                timer = threading.Timer(_AFTER_REPLY, self._collect_between_matches)
+                timer.daemon = True
+                timer.name = "ggp-gc-after-match"
+                timer.start()
+
+    def collect(self, until: float) -> bool:
+        """Run a full collection now unless a match in this process holds the collector
+        or the last one's duration (x3, + 0.5 s) would not fit before ``until``
+        (monotonic). Returns whether it ran."""
+        with self._lock:
+            if _QuietGC._holders:
+                return False
+            if time.monotonic() + 3 * self._full_seconds + 0.5 > until:
+                _QuietGC._full_seconds /= 2  # as in collect_in_match
+                return False
+            self._collect("before the match")
+            return True
+
+    def collect_in_match(self, until: float) -> bool:
+        """During a held match: collect the garbage of the turns since the last call,
+        if 3 times the last such collection (+ 0.05 s) fits before ``until``. A skip
+        halves that estimate, so one slow collection cannot stop them for good."""
+        with self._lock:
+            if not self.holding:
+                return False
+            if time.monotonic() + 3 * self._turn_seconds + 0.05 > until:
+                _QuietGC._turn_seconds /= 2
+                return False
+            began = time.perf_counter()
+            gc.collect()
+            gc.freeze()  # the survivors are not scanned again: next time, only new objects
+            _QuietGC._turn_seconds = time.perf_counter() - began
+            log.debug("garbage collection during the match: %.3f s", self._turn_seconds)
+            return True
+
+    def _collect_between_matches(self) -> None:
+        with self._lock:
+            if _QuietGC._holders:  # a new match started first; it collected itself
+                return
+            self._collect("after the match")
+            if _QuietGC._saved is not None:
+                gc.set_threshold(*_QuietGC._saved)
+                _QuietGC._saved = None
+
+    def _suppress(self) -> None:
+        if _QuietGC._saved is None:  # else still suppressed since the last match
+            _QuietGC._saved = gc.get_threshold()
+            gc.set_threshold(self._saved[0], self._saved[1], 1_000_000)
+
+    def _collect(self, when: str) -> None:
+        began = time.perf_counter()
+        gc.collect()
+        _QuietGC._full_seconds = time.perf_counter() - began
+        log.debug("full garbage collection %s: %.3f s", when, self._full_seconds)
 
 
 def _share(deadline: float, fraction: float) -> float:
@@ -218,19 +293,26 @@ class GGPPlayer:
                 current.halt()
                 self._gc.release()
             match = self._match = _Match(start, received)
-        threading.Thread(target=self._prepare, args=(match,), daemon=True,
+        deadline = received + start.start_clock - self.margin
+        threading.Thread(target=self._prepare, args=(match, deadline), daemon=True,
                          name=f"ggp-prepare-{start.match_id}").start()
-        match.ready.wait(max(0.0, received + start.start_clock - self.margin - time.monotonic()))
+        match.ready.wait(max(0.0, deadline - time.monotonic()))
         if match.error is not None:
             with self._lock:
                 if self._match is match:
                     self._match = None
+                    self._gc.release()
             return 400, f"error: {match.error}"
         return 200, "ready"
 
-    def _prepare(self, match: _Match) -> None:
-        """Parse, validate and compile the rules (runs during the start clock)."""
+    def _prepare(self, match: _Match, deadline: float) -> None:
+        """Parse, validate and compile the rules (runs during the start clock, which ends
+        at ``deadline``); the postponed full collection runs first (see _QuietGC)."""
         start = match.start
+        self._gc.collect(until=deadline)
+        with self._lock:
+            if self._match is match:
+                self._gc.hold()
         try:
             desc = parse_description(start.rules, f"match {start.match_id}", "kif")
             # a role named random that is given to a player is a player, not nature
@@ -239,9 +321,8 @@ class GGPPlayer:
             # the first PLAY after NIL tells (see _update)
             match.ambiguous = gdl_ii and not is_gdl_ii(desc)
             self._load(match, gdl_ii)
-            with self._lock:
-                if self._match is match:
-                    self._gc.hold()
+            if self._gc.holding:
+                gc.freeze()  # what preparation built is never scanned either
         except GGPError as exc:
             match.error = f"cannot play these rules: {exc}"
         except Exception as exc:  # noqa: BLE001 - reported to the server, not raised
@@ -317,7 +398,14 @@ class GGPPlayer:
             if play.turn != match.plays:
                 raise ProtocolError(f"expected turn {match.plays}, got turn {play.turn}")
         elif match.plays == 0 and play.items is not None:
-            raise ProtocolError("the first PLAY must carry NIL")
+            if not (match.ready.is_set() and match.game and not match.game.gdl_ii):
+                raise ProtocolError("the first PLAY must carry NIL")
+            # GDL: the PLAY NIL was missed (it came before the START was handled, e.g.
+            # while the process stalled); this one's joint move was made from the
+            # initial state, so the match can go on instead of failing every PLAY
+            log.warning("match %s: first PLAY carries moves; the PLAY NIL was missed",
+                        match.start.match_id)
+            match.plays = 1
         elif play.items is None and match.plays and match.game and not match.game.gdl_ii:
             raise ProtocolError("only the first PLAY of a GDL match carries NIL")
         match.five_field = play.five_field
@@ -333,6 +421,7 @@ class GGPPlayer:
             match.ready.wait()
             if match.error is not None:
                 return
+            self._gc.collect_in_match(until=deadline)
             if step > 0:
                 self._update(match, play, _share(deadline, 0.5))
             if match.tracker is not None and match.tracker.hypotheses:

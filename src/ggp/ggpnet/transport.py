@@ -89,6 +89,10 @@ class _Handler(BaseHTTPRequestHandler):
             log.exception("message handler failed")
             status, body = 500, f"error: {type(exc).__name__}"
         self._send(status, body)
+        # replies are written by hand (ggp-base's headers), so http.server's own request
+        # log never runs: this is the log line `ggp serve -v` promises
+        log.debug("%s %s %.120r -> %d %.80r in %.3f s", self.address_string(), self.command,
+                  text.strip(), status, body, time.monotonic() - received)
 
     def _refuse_oversized(self, limit: int) -> None:
         """Answer 413, then read (briefly, boundedly) what the client is still sending:
