@@ -29,7 +29,7 @@ def main(name: str = "kuhn", iterations: int = 500) -> None:
     exact = ExactValues(spec, table)
     for depth in (0, 1, 2):
         search = SePoTPolicy(spec, exact, depth_limit=depth, iterations=iterations)
-        combined, counts = search_tabular_policy(spec, exact, table.__copy__(), search)
+        combined, counts = search_tabular_policy(spec, table.__copy__(), search)
         print(f"  depth {depth}: {counts}, exploitability {exploitability(spec, combined):.4g}")
 
 

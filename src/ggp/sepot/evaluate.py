@@ -1,7 +1,8 @@
 """Measurements for the SePoT experiments (small games only: they walk the whole tree).
 
 * :func:`evaluate_checkpoint`: exact exploitability of the network policy and of the
-  search policy at several depth limits, and the critic's error against exact values.
+  search policy at several depth limits (with the critic's, exact or previous-search
+  counterfactual values), and the critic's error against exact values.
 * :func:`head_to_head`: SePoT against the R-NaD network, both seats, with a 95% interval.
 """
 
@@ -15,7 +16,8 @@ import numpy as np
 
 from ggp.sepot.exact import ExactValues, decision_states, exploitability, tabular_policy
 from ggp.sepot.rnad import RNaDLearner
-from ggp.sepot.search import NetworkBlueprint, SePoTPolicy, search_tabular_policy
+from ggp.sepot.search import (NetworkBlueprint, SePoTPolicy, SepotSearchError,
+                              search_tabular_policy)
 
 
 class ExactCFVBlueprint:
@@ -40,18 +42,35 @@ def critic_error(learner: RNaDLearner, exact: ExactValues) -> dict[str, float]:
             "critic_mae_all": float(np.abs(pred - truth).mean())}
 
 
+# Search variants measured by :func:`evaluate_checkpoint`:
+# name -> (values from the exact oracle?, cfv_source, ranges).
+VARIANTS: dict[str, tuple[bool, str, str]] = {
+    "critic": (False, "critic", "network"),          # the paper's SePoT
+    "exact": (True, "critic", "network"),            # oracle critic (exact values)
+    "previous": (False, "previous", "played"),       # continual resolving (Fig. 4)
+    "previous_network": (False, "previous", "network"),
+    "critic_played": (False, "critic", "played"),
+}
+
+
 def evaluate_checkpoint(
     path: str,
     depth_limits: tuple[int, ...] = (1, 2),
     iterations: int = 500,
     max_histories: int = 25_000,
     max_nodes: int = 200_000,
-    oracle_values: bool = False,
+    variants: tuple[str, ...] = ("critic",),
 ) -> dict[str, float]:
-    """Exploitability of the network and of SePoT (per depth limit) for one checkpoint.
+    """Exploitability of the network and of SePoT (per depth limit and variant of
+    :data:`VARIANTS`) for one checkpoint, plus the critic's error against exact values.
 
-    ``oracle_values`` also runs the search with exact values in place of the critic.
+    Columns are ``sepot_dl<d>`` for the ``critic`` variant and ``sepot_dl<d>_<variant>``
+    for the others (with matching ``searched_``, ``skipped_``, ``cfv_fallback_`` and
+    ``seconds_`` columns).
     """
+    unknown = [v for v in variants if v not in VARIANTS]
+    if unknown:
+        raise SepotSearchError(f"Unknown variant(s) {unknown}; known: {', '.join(VARIANTS)}.")
     learner = RNaDLearner.load(path)
     spec = learner.spec
     blueprint = NetworkBlueprint(learner)
@@ -60,19 +79,20 @@ def evaluate_checkpoint(
                              "network": exploitability(spec, table)}
     exact = ExactValues(spec, table)
     row.update(critic_error(learner, exact))
-    variants = [("critic", blueprint)]
-    if oracle_values:
-        variants.append(("exact", ExactCFVBlueprint(blueprint, exact)))
     for depth in depth_limits:
-        for label, bp in variants:
+        for label in variants:
+            oracle, cfv_source, ranges = VARIANTS[label]
+            bp = ExactCFVBlueprint(blueprint, exact) if oracle else blueprint
             started = time.time()
             search = SePoTPolicy(spec, bp, depth_limit=depth, iterations=iterations,
-                                 max_histories=max_histories, max_nodes=max_nodes)
-            combined, counts = search_tabular_policy(spec, bp, table.__copy__(), search)
-            suffix = f"dl{depth}" + ("" if label == "critic" else "_exact")
+                                 max_histories=max_histories, max_nodes=max_nodes,
+                                 cfv_source=cfv_source, ranges=ranges)
+            combined, counts = search_tabular_policy(spec, table.__copy__(), search)
+            suffix = f"dl{depth}" + ("" if label == "critic" else f"_{label}")
             row[f"sepot_{suffix}"] = exploitability(spec, combined)
             row[f"searched_{suffix}"] = counts["searched"]
             row[f"skipped_{suffix}"] = counts["network"]
+            row[f"cfv_fallback_{suffix}"] = counts["cfv_fallback"]
             row[f"seconds_{suffix}"] = round(time.time() - started, 1)
     return row
 
