@@ -16,8 +16,9 @@ import numpy as np
 
 from ggp.sepot.exact import ExactValues, decision_states, exploitability, tabular_policy
 from ggp.sepot.rnad import RNaDLearner
+from ggp.sepot.resolve import SubgameTooLarge, critic_cfvs, public_state
 from ggp.sepot.search import (NetworkBlueprint, SePoTPolicy, SepotSearchError,
-                              search_tabular_policy)
+                              decision_public_states, search_tabular_policy)
 
 
 class ExactCFVBlueprint:
@@ -40,6 +41,31 @@ def critic_error(learner: RNaDLearner, exact: ExactValues) -> dict[str, float]:
     pred = NetworkBlueprint(learner).values(states)
     return {"critic_mae_identity": float(np.abs(pred[:, 0] - truth[:, 0]).mean()),
             "critic_mae_all": float(np.abs(pred - truth).mean())}
+
+
+def critic_cfv_error(learner: RNaDLearner, exact: ExactValues,
+                     max_histories: int = 25_000) -> float:
+    """Mean absolute error of the gadget's opponent counterfactual values computed from the
+    critic, against the same computation with exact values of the network policy, over
+    every opponent infoset of every decision public state that needs a gadget (network
+    ranges, unweighted mean)."""
+    spec = learner.spec
+    network = NetworkBlueprint(learner)
+    oracle = ExactCFVBlueprint(network, exact)
+    errors = []
+    for state in decision_public_states(spec).values():
+        try:
+            roots = public_state(spec, state, network, max_histories)
+        except SubgameTooLarge:
+            continue
+        if not any(r.opponent_acted for r in roots):
+            continue
+        weights = np.array([r.reach_player * r.reach_chance for r in roots])
+        opp = 1 - state.current_player()
+        ours, truth = critic_cfvs(roots, network, opp, weights), critic_cfvs(roots, oracle, opp,
+                                                                             weights)
+        errors += [abs(ours[k] - truth[k]) for k in truth]
+    return float(np.mean(errors)) if errors else float("nan")
 
 
 # Search variants measured by :func:`evaluate_checkpoint`:
@@ -79,6 +105,7 @@ def evaluate_checkpoint(
                              "network": exploitability(spec, table)}
     exact = ExactValues(spec, table)
     row.update(critic_error(learner, exact))
+    row["critic_cfv_mae"] = critic_cfv_error(learner, exact, max_histories)
     for depth in depth_limits:
         for label in variants:
             oracle, cfv_source, ranges = VARIANTS[label]

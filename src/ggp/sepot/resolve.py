@@ -163,7 +163,7 @@ def build_subgame(
     weights = np.array([r.reach_player * r.reach_chance for r in roots])
     if gadget:
         if opponent_cfvs is None:
-            opponent_cfvs = _critic_cfvs(roots, blueprint, opp, weights)
+            opponent_cfvs = critic_cfvs(roots, blueprint, opp, weights)
         for r, w in zip(roots, weights):
             info = r.state.information_state_string(opp)
             g = b.add(DECISION, root, opp, -1, w, 1)
@@ -180,7 +180,7 @@ def build_subgame(
     return sub
 
 
-def _critic_cfvs(roots: list[RootHistory], blueprint: Blueprint, opp: int,
+def critic_cfvs(roots: list[RootHistory], blueprint: Blueprint, opp: int,
                  weights: np.ndarray) -> dict[str, float]:
     """Opponent CFVs from the critic's identity output, normalised per opponent infoset."""
     v0 = blueprint.values([r.state for r in roots])[:, 0]
