@@ -19,3 +19,6 @@ for STEP in 2000 4500 8500; do
       --variants critic,previous,exact \
       --out experiments/sepot/measured/leduc_cfv_sources.csv
 done
+# The search alone: CFR+ near-equilibrium blueprint (300 iterations) with exact values.
+python experiments/sepot/oracle_check.py goofspiel4 300 300 experiments/sepot/measured/goofspiel4_oracle_cfv_sources.csv
+python experiments/sepot/oracle_check.py leduc 300 300 experiments/sepot/measured/leduc_oracle_cfv_sources.csv

@@ -315,10 +315,12 @@ class Solution:
 
     * ``policy``: the average policy per ``(player, infoset)``;
     * ``root_value``: player 0's value of the root under the last iterate;
-    * ``node_values``: player 0's value of every node when both players follow the average
-      policy (at depth-limit leaves the opponent picks its best transformation against the
-      average reaches). These are what a later search reuses as opponent counterfactual
-      values (:func:`previous_search_cfvs`).
+    * ``node_values``: player 0's value of every node, averaged over the iterations with
+      the weights of the average policy (t). These are what a later search reuses as
+      opponent counterfactual values (:func:`previous_search_cfvs`). They are averaged
+      iterate values rather than values of the average policy because the opponent's
+      average policy is meaningless where the gadget makes it stop (its own reach is ~0
+      there, yet its current strategies are still trained), as in DeepStack.
     """
 
     policy: dict[tuple[int, str], dict[int, float]]
@@ -376,6 +378,7 @@ def cfr_plus(sub: Subgame, iterations: int = 1500) -> Solution:
     regrets = np.zeros(n_slots)
     average = np.zeros(n_slots)
     values = np.zeros(sub.num_nodes)
+    value_sum = np.zeros(sub.num_nodes)
     # Alternating updates: player 0's regrets, then player 1's against the new strategy
     # (the gadget's opponent infosets belong to the opponent like any other).
     for t in range(1, iterations + 1):
@@ -390,14 +393,15 @@ def cfr_plus(sub: Subgame, iterations: int = 1500) -> Solution:
             regrets = np.where(mine, np.maximum(regrets + q - v_inf[sub.slot_infoset], 0.0),
                                regrets)
             average += np.where(mine, t * reach[slot_rep, slot_player] * sigma, 0.0)
+        value_sum += t * values
     average_sigma = _normalise(average, sub)
     policy: dict[tuple[int, str], dict[int, float]] = {}
     for ident, inf in zip(sub.infoset_keys, range(n_inf)):
         off = sub.infoset_offset[inf]
         acts = sub.infoset_actions[inf]
         policy[ident] = dict(zip(acts, average_sigma[off:off + len(acts)].tolist()))
-    _, average_values = _evaluate(sub, average_sigma, layers)
-    return Solution(policy, float(values[0]), average_values)
+    node_values = value_sum / (iterations * (iterations + 1) / 2) if iterations else values
+    return Solution(policy, float(values[0]), node_values)
 
 
 def history_values(sub: Subgame, solution: Solution) -> dict[tuple[int, ...], float]:
