@@ -71,7 +71,8 @@ def evaluate(
     out = out or os.path.join(run if os.path.isdir(run) else os.path.dirname(run),
                               "exploitability.csv")
     dls = () if network_only else tuple(int(d) for d in depths.split(","))
-    chosen = tuple(v for v in variants.split(",") if v) + (("exact",) if oracle else ())
+    names = [v for v in variants.split(",") if v] + (["exact"] if oracle else [])
+    chosen = tuple(dict.fromkeys(names))
     rows = _read_rows(out)
     done = {int(float(r["step"])) for r in rows}
     for path in paths:
