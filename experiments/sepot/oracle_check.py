@@ -8,7 +8,8 @@ each source of the gadget's opponent CFVs:
 * previous / played ranges: continual resolving (CFVs from the player's previous search).
 
 Usage (prints one JSON line per depth and source; CSV with --out):
-    python experiments/sepot/oracle_check.py [kuhn|leduc|goofspiel4] [iterations] [blueprint CFR+ iterations] [out.csv]
+    python experiments/sepot/oracle_check.py [kuhn|leduc|goofspiel4] [iterations] \
+        [blueprint CFR+ iterations] [out.csv]
 """
 
 import json

@@ -58,15 +58,15 @@ class RootHistory:
     opponent_acted: bool
 
 
-def _decision_keys(spec: SepotGame, state: Any) -> list[Hashable]:
-    """Public keys at each decision node on the path to ``state`` (inclusive)."""
-    node, keys = spec.game.new_initial_state(), []
+def public_path(spec: SepotGame, state: Any) -> list[Any]:
+    """The decision nodes on the way to ``state`` (inclusive), one pyspiel state each."""
+    node, path = spec.game.new_initial_state(), []
     for action in state.history():
         if not node.is_chance_node():
-            keys.append(spec.public_key(node))
+            path.append(node.clone())
         node.apply_action(action)
-    keys.append(spec.public_key(node))
-    return keys
+    path.append(node)
+    return path
 
 
 def public_state(spec: SepotGame, state: Any, blueprint: Blueprint,
@@ -75,7 +75,7 @@ def public_state(spec: SepotGame, state: Any, blueprint: Blueprint,
     player ``i``. Histories where ``i``'s blueprint reach is 0 are kept (they still matter to
     the opponent only through the gadget, with weight 0). Raises :class:`SubgameTooLarge`
     past ``limit`` histories."""
-    keys = _decision_keys(spec, state)
+    keys = [spec.public_key(node) for node in public_path(spec, state)]
     player = state.current_player()
     cache: dict[str, np.ndarray] = {}
     found: list[RootHistory] = []

@@ -22,7 +22,8 @@ import numpy as np
 from ggp.core.errors import GGPError
 from ggp.sepot.games import SepotGame
 from ggp.sepot.resolve import (Blueprint, SubgameTooLarge, build_subgame, cfr_plus,
-                               history_values, previous_search_cfvs, public_state)
+                               history_values, previous_search_cfvs, public_path,
+                               public_state)
 
 
 class SepotSearchError(GGPError):
@@ -83,17 +84,6 @@ class SearchRecord:
     player: int
     policy: dict[str, dict[int, float]]
     values: dict[tuple[int, ...], float] | None
-
-
-def public_path(spec: SepotGame, state: Any) -> list[Any]:
-    """The decision nodes on the way to ``state`` (inclusive), one state per node."""
-    node, path = spec.game.new_initial_state(), []
-    for action in state.history():
-        if not node.is_chance_node():
-            path.append(node.clone())
-        node.apply_action(action)
-    path.append(node)
-    return path
 
 
 @dataclass
