@@ -106,13 +106,19 @@ def h2h(
     games: int = typer.Option(200),
     depth: int = typer.Option(2),
     iterations: int = typer.Option(500),
+    max_histories: int = typer.Option(25_000, help="Search only below this public-state size."),
+    max_nodes: int = typer.Option(200_000, help="Search only below this subgame size."),
+    cfv_source: str = typer.Option("critic", help="Gadget CFVs: critic or previous."),
+    ranges: str = typer.Option("network", help="Resolver's ranges: network or played."),
     seed: int = typer.Option(0),
 ) -> None:
     """Head-to-head SePoT vs R-NaD (both seats); prints SePoT's mean return +- 95% CI."""
     from ggp.sepot.evaluate import head_to_head
 
     result = head_to_head(sepot_checkpoint, rnad_checkpoint, games, depth_limit=depth,
-                          iterations=iterations, seed=seed)
+                          iterations=iterations, max_histories=max_histories,
+                          max_nodes=max_nodes, cfv_source=cfv_source, ranges=ranges,
+                          seed=seed)
     typer.echo(json.dumps(result))
 
 

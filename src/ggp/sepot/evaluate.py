@@ -132,6 +132,9 @@ def head_to_head(
     depth_limit: int = 2,
     iterations: int = 500,
     max_histories: int = 25_000,
+    max_nodes: int = 200_000,
+    cfv_source: str = "critic",
+    ranges: str = "network",
     seed: int = 0,
 ) -> dict[str, float]:
     """SePoT (search on ``sepot_path``'s networks) against the network of ``rnad_path``;
@@ -140,7 +143,8 @@ def head_to_head(
     sepot_learner, rnad_learner = RNaDLearner.load(sepot_path), RNaDLearner.load(rnad_path)
     spec = sepot_learner.spec
     search = SePoTPolicy(spec, NetworkBlueprint(sepot_learner), depth_limit=depth_limit,
-                         iterations=iterations, max_histories=max_histories)
+                         iterations=iterations, max_histories=max_histories,
+                         max_nodes=max_nodes, cfv_source=cfv_source, ranges=ranges)
     opponent = NetworkBlueprint(rnad_learner)
     rng = np.random.default_rng(seed)
     returns, searched, moves = [], 0, 0
@@ -166,4 +170,5 @@ def head_to_head(
     mean = float(np.mean(returns))
     half = 1.96 * float(np.std(returns, ddof=1)) / math.sqrt(len(returns))
     return {"games": games, "mean": mean, "ci95": half,
-            "searched_fraction": searched / max(moves, 1)}
+            "searched_fraction": searched / max(moves, 1),
+            "cfv_fallback": search.stats["cfv_fallback"]}
