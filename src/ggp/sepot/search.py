@@ -81,7 +81,6 @@ class SearchRecord:
     its root infosets, and (for ``cfv_source="previous"``) player 0's value of every
     history in the subgame under the solution."""
 
-    player: int
     policy: dict[str, dict[int, float]]
     values: dict[tuple[int, ...], float] | None
 
@@ -97,14 +96,17 @@ class SePoTPolicy:
       previous search on the way to this public state (``"previous"``, continual
       resolving). Before its first own search, a player's "previous search" is the search
       of the game's first decision public state. When there is no usable earlier search
-      (it was over the size limits) the critic is used and ``stats["cfv_fallback"]`` counts it.
+      (it was over the size limits, or the new public state lies beyond its depth-limit
+      leaves) the critic is used and ``stats["cfv_fallback"]`` counts it.
     * ``ranges``: the resolving player's reach comes from the network (``"network"``, as
       in the paper) or from the policies it actually played, i.e. the results of its
       earlier searches where there were any (``"played"``, as in the paper's code).
 
     Searches are memoised per public state (a search depends only on the public state
     and, with the non-default options, on the public states before it), so one instance
-    gives one consistent policy; use a fresh one for another checkpoint.
+    gives one consistent policy; use a fresh one for another checkpoint. The memo grows
+    with the number of public states searched (with ``"previous"`` it keeps each
+    subgame's history values), which suits the small games this is used on.
     """
 
     spec: SepotGame
@@ -181,7 +183,7 @@ class SePoTPolicy:
                 row[list(policy[info])] = list(policy[info].values())
                 self._played[info] = row
         values = history_values(sub, sol) if self.cfv_source == "previous" else None
-        return SearchRecord(player, policy, values)
+        return SearchRecord(policy, values)
 
 
 def decision_public_states(spec: SepotGame) -> dict[Any, Any]:
