@@ -67,8 +67,7 @@ def test_search_on_the_trained_networks(tmp_path):
     state.apply_action(2)
     probs = search.action_probabilities(state)
     assert search.last_searched and sum(probs.values()) == pytest.approx(1.0)
-    table, counts = search_tabular_policy(spec, blueprint, tabular_policy(spec, learner.policy),
-                                          search)
+    table, counts = search_tabular_policy(spec, tabular_policy(spec, learner.policy), search)
     assert counts["searched"] == 4
     assert 0.0 <= exploitability(spec, table) < 1.0
 

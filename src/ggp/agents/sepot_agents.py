@@ -1,12 +1,17 @@
 """Agents playing a trained R-NaD policy network (``rnad``) or SePoT search (``sepot``).
 
-Both need a checkpoint written by ``ggp sepot train`` and play the OpenSpiel game the
-checkpoint was trained on, through the OpenSpiel bridge:
+Both need a checkpoint written by ``ggp sepot train`` and play the game the checkpoint
+was trained on, either through the OpenSpiel bridge or as the matching reference game of
+``ggp.games``:
 
     ggp play "openspiel:goofspiel(imp_info=True,num_cards=4,points_order=descending)" \
         -p "sepot:checkpoint=runs/g4/latest.pt,rnad:checkpoint=runs/g4/latest.pt"
+    ggp play "goofspiel(num_cards=4,points_order=descending)" -p "sepot:checkpoint=...,random"
 
-Mapping: the agent samples a state consistent with its history with the model's belief
+Reference games are translated by :class:`ggp.sepot.reference.ReferenceGameMap` (same game
+and parameters checked at construction; histories replayed in pyspiel by action name).
+
+Bridge models: the agent samples a state consistent with its history with the model's belief
 (:func:`ggp.belief.sample_state`), replays that state's OpenSpiel action ids in the
 checkpoint's pyspiel game (the same ids, since the bridge uses the same game and the same
 turn-based conversion), asks the network or the search for probabilities over action ids,
@@ -66,24 +71,40 @@ class _NetworkAgentBase(Agent):
         self.model = model
         self.learner = _load(checkpoint)
         self.spec = self.learner.spec
-        _check_model(model, self.spec)
+        self.reference = None
+        if getattr(model.namespace, "game_string", None) is None:
+            from ggp.sepot.reference import GameMismatch, ReferenceGameMap
+
+            try:
+                self.reference = ReferenceGameMap(model, self.spec)
+            except GameMismatch as exc:
+                raise SePoTAgentError(str(exc)) from exc
+        else:
+            _check_model(model, self.spec)
         self.blueprint = NetworkBlueprint(self.learner)
 
     def probabilities(self, state: Any) -> dict[int, float]:
         raise NotImplementedError
 
     def act(self, history: ObsActionHistory) -> Action:
+        if self.reference is not None:
+            state = self.reference.pyspiel_state(history, self.info.seat)
+            return self.reference.action_name(state, self._choose(state))
         world_state = sample_state(self.model, history, self.info.seat, self.rng)
         state = self.spec.game.new_initial_state()
         for a in world_state["history"]:
             state.apply_action(a)
-        probs = self.probabilities(state)
-        actions = list(probs)
-        weights = np.array([probs[a] for a in actions], dtype=float)
-        chosen = actions[int(self.rng.choices(range(len(actions)), weights=weights)[0])]
+        chosen = self._choose(state)
         name = state.action_to_string(state.current_player(), chosen)
         legal = self.model.legal_actions(world_state)
         return name if name in legal else f"{name} [{chosen}]"
+
+    def _choose(self, state: Any) -> int:
+        """Sample a pyspiel action id from the agent's probabilities at ``state``."""
+        probs = self.probabilities(state)
+        actions = list(probs)
+        weights = np.array([probs[a] for a in actions], dtype=float)
+        return actions[int(self.rng.choices(range(len(actions)), weights=weights)[0])]
 
 
 class RNaDAgent(_NetworkAgentBase):
@@ -103,13 +124,14 @@ class SePoTAgent(_NetworkAgentBase):
 
     def __init__(self, model: WorldModel, checkpoint: str, depth: int = 2,
                  iterations: int = 1500, max_histories: int = 25_000,
-                 max_nodes: int = 200_000) -> None:
+                 max_nodes: int = 200_000, cfv_source: str = "critic",
+                 ranges: str = "network") -> None:
         from ggp.sepot.search import SePoTPolicy
 
         super().__init__(model, checkpoint)
         self.search = SePoTPolicy(self.spec, self.blueprint, depth_limit=depth,
                                   iterations=iterations, max_histories=max_histories,
-                                  max_nodes=max_nodes)
+                                  max_nodes=max_nodes, cfv_source=cfv_source, ranges=ranges)
 
     def probabilities(self, state: Any) -> dict[int, float]:
         return self.search.action_probabilities(state)
@@ -122,6 +144,9 @@ def make_rnad(model: WorldModel, checkpoint: str) -> RNaDAgent:
 
 @register_agent("sepot")
 def make_sepot(model: WorldModel, checkpoint: str, depth: int = 2, iterations: int = 1500,
-               max_histories: int = 25_000, max_nodes: int = 200_000) -> SePoTAgent:
+               max_histories: int = 25_000, max_nodes: int = 200_000,
+               cfv_source: str = "critic", ranges: str = "network") -> SePoTAgent:
+    """``cfv_source``: critic | previous; ``ranges``: network | played (see SePoTPolicy)."""
     return SePoTAgent(model, str(checkpoint), depth=int(depth), iterations=int(iterations),
-                      max_histories=int(max_histories), max_nodes=int(max_nodes))
+                      max_histories=int(max_histories), max_nodes=int(max_nodes),
+                      cfv_source=str(cfv_source), ranges=str(ranges))

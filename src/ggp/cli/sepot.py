@@ -55,11 +55,15 @@ def evaluate(
     every: int = typer.Option(1000, help="Only snapshots whose step is a multiple of this."),
     max_histories: int = typer.Option(25_000, help="Search only below this public-state size."),
     oracle: bool = typer.Option(False, help="Also search with exact values instead of the critic."),
+    variants: str = typer.Option(
+        "critic", help="Search variants, comma-separated: critic (the paper's SePoT), exact "
+        "(oracle values), previous (opponent CFVs from the previous search, played ranges), "
+        "previous_network, critic_played."),
     network_only: bool = typer.Option(False, help="Only the network's exploitability (fast)."),
 ) -> None:
     """Exact exploitability of the network vs SePoT per snapshot; writes CSV + PNG."""
     from ggp.sepot.evaluate import evaluate_checkpoint
-    from ggp.sepot.plots import plot_exploitability, write_rows
+    from ggp.sepot.plots import plot_exploitability, plot_variants, write_rows
 
     paths = _snapshots(run, every)
     if not paths:
@@ -67,16 +71,22 @@ def evaluate(
     out = out or os.path.join(run if os.path.isdir(run) else os.path.dirname(run),
                               "exploitability.csv")
     dls = () if network_only else tuple(int(d) for d in depths.split(","))
+    names = [v for v in variants.split(",") if v] + (["exact"] if oracle else [])
+    chosen = tuple(dict.fromkeys(names))
     rows = _read_rows(out)
     done = {int(float(r["step"])) for r in rows}
     for path in paths:
         if _step_of(path) in done:
             continue
-        row = evaluate_checkpoint(path, dls, iterations, max_histories, oracle_values=oracle)
+        row = evaluate_checkpoint(path, dls, iterations, max_histories, variants=chosen)
         rows.append(row)
         typer.echo(json.dumps(row))
         write_rows(out, rows)
-    plot_exploitability(rows, out.replace(".csv", ".png"), os.path.basename(run.rstrip("/")))
+    title = os.path.basename(run.rstrip("/"))
+    if len(chosen) > 1:
+        plot_variants(rows, out.replace(".csv", ".png"), title)
+    else:
+        plot_exploitability(rows, out.replace(".csv", ".png"), title)
 
 
 def _read_rows(path: str) -> list[dict]:
@@ -96,13 +106,19 @@ def h2h(
     games: int = typer.Option(200),
     depth: int = typer.Option(2),
     iterations: int = typer.Option(500),
+    max_histories: int = typer.Option(25_000, help="Search only below this public-state size."),
+    max_nodes: int = typer.Option(200_000, help="Search only below this subgame size."),
+    cfv_source: str = typer.Option("critic", help="Gadget CFVs: critic or previous."),
+    ranges: str = typer.Option("network", help="Resolver's ranges: network or played."),
     seed: int = typer.Option(0),
 ) -> None:
     """Head-to-head SePoT vs R-NaD (both seats); prints SePoT's mean return +- 95% CI."""
     from ggp.sepot.evaluate import head_to_head
 
     result = head_to_head(sepot_checkpoint, rnad_checkpoint, games, depth_limit=depth,
-                          iterations=iterations, seed=seed)
+                          iterations=iterations, max_histories=max_histories,
+                          max_nodes=max_nodes, cfv_source=cfv_source, ranges=ranges,
+                          seed=seed)
     typer.echo(json.dumps(result))
 
 

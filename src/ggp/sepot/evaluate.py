@@ -1,7 +1,8 @@
 """Measurements for the SePoT experiments (small games only: they walk the whole tree).
 
 * :func:`evaluate_checkpoint`: exact exploitability of the network policy and of the
-  search policy at several depth limits, and the critic's error against exact values.
+  search policy at several depth limits (with the critic's, exact or previous-search
+  counterfactual values), and the critic's error against exact values.
 * :func:`head_to_head`: SePoT against the R-NaD network, both seats, with a 95% interval.
 """
 
@@ -15,7 +16,9 @@ import numpy as np
 
 from ggp.sepot.exact import ExactValues, decision_states, exploitability, tabular_policy
 from ggp.sepot.rnad import RNaDLearner
-from ggp.sepot.search import NetworkBlueprint, SePoTPolicy, search_tabular_policy
+from ggp.sepot.resolve import SubgameTooLarge, critic_cfvs, public_state
+from ggp.sepot.search import (NetworkBlueprint, SePoTPolicy, SepotSearchError,
+                              decision_public_states, search_tabular_policy)
 
 
 class ExactCFVBlueprint:
@@ -40,18 +43,60 @@ def critic_error(learner: RNaDLearner, exact: ExactValues) -> dict[str, float]:
             "critic_mae_all": float(np.abs(pred - truth).mean())}
 
 
+def critic_cfv_error(learner: RNaDLearner, exact: ExactValues,
+                     max_histories: int = 25_000) -> float:
+    """Mean absolute error of the gadget's opponent counterfactual values computed from the
+    critic, against the same computation with exact values of the network policy, over
+    every opponent infoset of every decision public state that needs a gadget (network
+    ranges, unweighted mean)."""
+    spec = learner.spec
+    network = NetworkBlueprint(learner)
+    oracle = ExactCFVBlueprint(network, exact)
+    errors = []
+    for state in decision_public_states(spec).values():
+        try:
+            roots = public_state(spec, state, network, max_histories)
+        except SubgameTooLarge:
+            continue
+        if not any(r.opponent_acted for r in roots):
+            continue
+        weights = np.array([r.reach_player * r.reach_chance for r in roots])
+        opp = 1 - state.current_player()
+        ours, truth = critic_cfvs(roots, network, opp, weights), critic_cfvs(roots, oracle, opp,
+                                                                             weights)
+        errors += [abs(ours[k] - truth[k]) for k in truth]
+    return float(np.mean(errors)) if errors else float("nan")
+
+
+# Search variants measured by :func:`evaluate_checkpoint`:
+# name -> (values from the exact oracle?, cfv_source, ranges).
+VARIANTS: dict[str, tuple[bool, str, str]] = {
+    "critic": (False, "critic", "network"),          # the paper's SePoT
+    "exact": (True, "critic", "network"),            # oracle critic (exact values)
+    "previous": (False, "previous", "played"),       # continual resolving (Fig. 4)
+    "previous_network": (False, "previous", "network"),
+    "critic_played": (False, "critic", "played"),
+}
+
+
 def evaluate_checkpoint(
     path: str,
     depth_limits: tuple[int, ...] = (1, 2),
     iterations: int = 500,
     max_histories: int = 25_000,
     max_nodes: int = 200_000,
-    oracle_values: bool = False,
+    variants: tuple[str, ...] = ("critic",),
 ) -> dict[str, float]:
-    """Exploitability of the network and of SePoT (per depth limit) for one checkpoint.
+    """Exploitability of the network and of SePoT (per depth limit and variant of
+    :data:`VARIANTS`) for one checkpoint, plus the critic's error against exact values.
 
-    ``oracle_values`` also runs the search with exact values in place of the critic.
+    Columns are ``sepot_dl<d>`` for the ``critic`` variant and ``sepot_dl<d>_<variant>``
+    for the others (with matching ``searched_``, ``skipped_``, ``cfv_fallback_`` and
+    ``seconds_`` columns).
     """
+    unknown = [v for v in variants if v not in VARIANTS]
+    if unknown:
+        raise SepotSearchError(f"Unknown variant(s) {unknown}; known: {', '.join(VARIANTS)}.")
     learner = RNaDLearner.load(path)
     spec = learner.spec
     blueprint = NetworkBlueprint(learner)
@@ -60,19 +105,21 @@ def evaluate_checkpoint(
                              "network": exploitability(spec, table)}
     exact = ExactValues(spec, table)
     row.update(critic_error(learner, exact))
-    variants = [("critic", blueprint)]
-    if oracle_values:
-        variants.append(("exact", ExactCFVBlueprint(blueprint, exact)))
+    row["critic_cfv_mae"] = critic_cfv_error(learner, exact, max_histories)
     for depth in depth_limits:
-        for label, bp in variants:
+        for label in variants:
+            oracle, cfv_source, ranges = VARIANTS[label]
+            bp = ExactCFVBlueprint(blueprint, exact) if oracle else blueprint
             started = time.time()
             search = SePoTPolicy(spec, bp, depth_limit=depth, iterations=iterations,
-                                 max_histories=max_histories, max_nodes=max_nodes)
-            combined, counts = search_tabular_policy(spec, bp, table.__copy__(), search)
-            suffix = f"dl{depth}" + ("" if label == "critic" else "_exact")
+                                 max_histories=max_histories, max_nodes=max_nodes,
+                                 cfv_source=cfv_source, ranges=ranges)
+            combined, counts = search_tabular_policy(spec, table.__copy__(), search)
+            suffix = f"dl{depth}" + ("" if label == "critic" else f"_{label}")
             row[f"sepot_{suffix}"] = exploitability(spec, combined)
             row[f"searched_{suffix}"] = counts["searched"]
             row[f"skipped_{suffix}"] = counts["network"]
+            row[f"cfv_fallback_{suffix}"] = counts["cfv_fallback"]
             row[f"seconds_{suffix}"] = round(time.time() - started, 1)
     return row
 
@@ -85,6 +132,9 @@ def head_to_head(
     depth_limit: int = 2,
     iterations: int = 500,
     max_histories: int = 25_000,
+    max_nodes: int = 200_000,
+    cfv_source: str = "critic",
+    ranges: str = "network",
     seed: int = 0,
 ) -> dict[str, float]:
     """SePoT (search on ``sepot_path``'s networks) against the network of ``rnad_path``;
@@ -93,7 +143,8 @@ def head_to_head(
     sepot_learner, rnad_learner = RNaDLearner.load(sepot_path), RNaDLearner.load(rnad_path)
     spec = sepot_learner.spec
     search = SePoTPolicy(spec, NetworkBlueprint(sepot_learner), depth_limit=depth_limit,
-                         iterations=iterations, max_histories=max_histories)
+                         iterations=iterations, max_histories=max_histories,
+                         max_nodes=max_nodes, cfv_source=cfv_source, ranges=ranges)
     opponent = NetworkBlueprint(rnad_learner)
     rng = np.random.default_rng(seed)
     returns, searched, moves = [], 0, 0
@@ -119,4 +170,5 @@ def head_to_head(
     mean = float(np.mean(returns))
     half = 1.96 * float(np.std(returns, ddof=1)) / math.sqrt(len(returns))
     return {"games": games, "mean": mean, "ci95": half,
-            "searched_fraction": searched / max(moves, 1)}
+            "searched_fraction": searched / max(moves, 1),
+            "cfv_fallback": search.stats["cfv_fallback"]}

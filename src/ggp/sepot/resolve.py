@@ -58,15 +58,15 @@ class RootHistory:
     opponent_acted: bool
 
 
-def _decision_keys(spec: SepotGame, state: Any) -> list[Hashable]:
-    """Public keys at each decision node on the path to ``state`` (inclusive)."""
-    node, keys = spec.game.new_initial_state(), []
+def public_path(spec: SepotGame, state: Any) -> list[Any]:
+    """The decision nodes on the way to ``state`` (inclusive), one pyspiel state each."""
+    node, path = spec.game.new_initial_state(), []
     for action in state.history():
         if not node.is_chance_node():
-            keys.append(spec.public_key(node))
+            path.append(node.clone())
         node.apply_action(action)
-    keys.append(spec.public_key(node))
-    return keys
+    path.append(node)
+    return path
 
 
 def public_state(spec: SepotGame, state: Any, blueprint: Blueprint,
@@ -75,7 +75,7 @@ def public_state(spec: SepotGame, state: Any, blueprint: Blueprint,
     player ``i``. Histories where ``i``'s blueprint reach is 0 are kept (they still matter to
     the opponent only through the gadget, with weight 0). Raises :class:`SubgameTooLarge`
     past ``limit`` histories."""
-    keys = _decision_keys(spec, state)
+    keys = [spec.public_key(node) for node in public_path(spec, state)]
     player = state.current_player()
     cache: dict[str, np.ndarray] = {}
     found: list[RootHistory] = []
@@ -130,6 +130,7 @@ class Subgame:
     infoset_actions: list[list[int]]
     infoset_node: np.ndarray          # a representative node per infoset
     slot_infoset: np.ndarray
+    history_node: dict[tuple[int, ...], int]   # pyspiel history -> node (below the gadget)
     root_infosets: list[int] = field(default_factory=list)  # player i's infosets at the root
 
     @property
@@ -162,7 +163,7 @@ def build_subgame(
     weights = np.array([r.reach_player * r.reach_chance for r in roots])
     if gadget:
         if opponent_cfvs is None:
-            opponent_cfvs = _critic_cfvs(roots, blueprint, opp, weights)
+            opponent_cfvs = critic_cfvs(roots, blueprint, opp, weights)
         for r, w in zip(roots, weights):
             info = r.state.information_state_string(opp)
             g = b.add(DECISION, root, opp, -1, w, 1)
@@ -179,7 +180,7 @@ def build_subgame(
     return sub
 
 
-def _critic_cfvs(roots: list[RootHistory], blueprint: Blueprint, opp: int,
+def critic_cfvs(roots: list[RootHistory], blueprint: Blueprint, opp: int,
                  weights: np.ndarray) -> dict[str, float]:
     """Opponent CFVs from the critic's identity output, normalised per opponent infoset."""
     v0 = blueprint.values([r.state for r in roots])[:, 0]
@@ -211,6 +212,7 @@ class _Builder:
         self.pending: list[tuple[int, Any, int]] = []
         self.leaves: list[tuple[int, Any]] = []
         self.root_nodes: list[int] = []
+        self.history_node: dict[tuple[int, ...], int] = {}
 
     def add(self, kind: int, parent: int, actor: int, slot: int, prob: float, depth: int,
             utility: float = 0.0) -> int:
@@ -240,10 +242,13 @@ class _Builder:
 
     def add_state(self, state: Any, parent: int, slot: int, prob: float, depth: int) -> int:
         if state.is_terminal():
-            return self.add(TERMINAL, parent, -1, slot, prob, depth, state.returns()[0])
-        kind = CHANCE if state.is_chance_node() else DECISION
-        actor = 2 if kind == CHANCE else state.current_player()
-        return self.add(kind, parent, actor, slot, prob, depth)
+            node = self.add(TERMINAL, parent, -1, slot, prob, depth, state.returns()[0])
+        else:
+            kind = CHANCE if state.is_chance_node() else DECISION
+            actor = 2 if kind == CHANCE else state.current_player()
+            node = self.add(kind, parent, actor, slot, prob, depth)
+        self.history_node[tuple(state.history())] = node
+        return node
 
     def expand(self, depth_limit: int) -> None:
         """Expand breadth first; ``moves`` counts player moves since the subgame root."""
@@ -300,24 +305,62 @@ class _Builder:
             infoset_keys=list(self.infosets), infoset_player=np.array(self.infoset_player),
             infoset_offset=offsets, infoset_actions=self.infoset_actions,
             infoset_node=np.array(self.infoset_node, np.int64), slot_infoset=slot_infoset,
+            history_node=self.history_node,
         )
-
-
-def _regret_matching(regrets: np.ndarray, slot_infoset: np.ndarray, n: int) -> np.ndarray:
-    pos = np.maximum(regrets, 0.0)
-    total = np.bincount(slot_infoset, pos, minlength=n)
-    count = np.bincount(slot_infoset, minlength=n)
-    total_s = total[slot_infoset]
-    return np.where(total_s > 0, pos / np.where(total_s > 0, total_s, 1), 1.0 / count[slot_infoset])
 
 
 @dataclass
 class Solution:
-    """CFR+ result: the average policy per ``(player, infoset)``, and player 0's value of
-    the root under the last iterate (the current strategies, not the average)."""
+    """CFR+ result.
+
+    * ``policy``: the average policy per ``(player, infoset)``;
+    * ``root_value``: player 0's value of the root under the last iterate;
+    * ``node_values``: player 0's value of every node, averaged over the iterations with
+      the weights of the average policy (t). These are what a later search reuses as
+      opponent counterfactual values (:func:`previous_search_cfvs`). They are averaged
+      iterate values rather than values of the average policy because the opponent's
+      average policy is meaningless where the gadget makes it stop (its own reach is ~0
+      there, yet its current strategies are still trained), as in DeepStack.
+    """
 
     policy: dict[tuple[int, str], dict[int, float]]
     root_value: float
+    node_values: np.ndarray
+
+
+def _evaluate(sub: Subgame, sigma: np.ndarray, layers: list) -> tuple[np.ndarray, np.ndarray]:
+    """Reaches ``[nodes, 3]`` (player 0, player 1, chance) and player 0's node values when
+    every infoset plays ``sigma`` (one probability per slot)."""
+    reach = np.ones((sub.num_nodes, 3))
+    for children, parents, comp, slot, prob in layers:
+        reach[children] = reach[parents]
+        w = np.where(slot >= 0, sigma[np.maximum(slot, 0)], prob)
+        reach[children, comp] *= w
+    values = np.where(sub.kind == TERMINAL, sub.utility, 0.0)
+    if len(sub.leaf_nodes):
+        # The opponent picks, per opponent infoset, the transformation worst for player i.
+        i = sub.player
+        n_opts = sub.leaf_values.shape[1]
+        w = reach[sub.leaf_nodes, i] * reach[sub.leaf_nodes, 2]
+        scores = np.bincount(
+            (sub.leaf_infoset[:, None] * n_opts + np.arange(n_opts)).ravel(),
+            (w[:, None] * sub.leaf_values * (1.0 if i == 0 else -1.0)).ravel(),
+            minlength=sub.num_leaf_infosets * n_opts).reshape(-1, n_opts)
+        best = scores.argmin(axis=1)[sub.leaf_infoset]
+        values[sub.leaf_nodes] = sub.leaf_values[np.arange(len(best)), best]
+    for children, parents, comp, slot, prob in reversed(layers):
+        w = np.where(slot >= 0, sigma[np.maximum(slot, 0)], prob)
+        starts = np.flatnonzero(np.r_[True, parents[1:] != parents[:-1]])
+        values[parents[starts]] = np.add.reduceat(w * values[children], starts)
+    return reach, values
+
+
+def _normalise(weights: np.ndarray, sub: Subgame) -> np.ndarray:
+    """Per-infoset normalisation of slot weights (uniform where an infoset's total is 0)."""
+    n_inf = len(sub.infoset_actions)
+    total = np.bincount(sub.slot_infoset, weights, minlength=n_inf)[sub.slot_infoset]
+    count = np.bincount(sub.slot_infoset, minlength=n_inf)[sub.slot_infoset]
+    return np.where(total > 0, weights / np.where(total > 0, total, 1.0), 1.0 / count)
 
 
 def cfr_plus(sub: Subgame, iterations: int = 1500) -> Solution:
@@ -330,38 +373,18 @@ def cfr_plus(sub: Subgame, iterations: int = 1500) -> Solution:
     dec_slot = sub.in_slot[dec_child]
     dec_actor = sub.actor[dec_parent]
     sign_actor = np.where(dec_actor == 0, 1.0, -1.0)
-    term = sub.kind == TERMINAL
-    i = sub.player
-    sign_i = 1.0 if i == 0 else -1.0
-    n_opts = sub.leaf_values.shape[1]
     slot_player = sub.infoset_player[sub.slot_infoset]
     slot_rep = sub.infoset_node[sub.slot_infoset]
     regrets = np.zeros(n_slots)
     average = np.zeros(n_slots)
     values = np.zeros(sub.num_nodes)
+    value_sum = np.zeros(sub.num_nodes)
     # Alternating updates: player 0's regrets, then player 1's against the new strategy
     # (the gadget's opponent infosets belong to the opponent like any other).
     for t in range(1, iterations + 1):
         for updating in (0, 1):
-            sigma = _regret_matching(regrets, sub.slot_infoset, n_inf)
-            reach = np.ones((sub.num_nodes, 3))
-            for children, parents, comp, slot, prob in layers:
-                reach[children] = reach[parents]
-                w = np.where(slot >= 0, sigma[np.maximum(slot, 0)], prob)
-                reach[children, comp] *= w
-            values[:] = np.where(term, sub.utility, 0.0)
-            if len(sub.leaf_nodes):
-                w = reach[sub.leaf_nodes, i] * reach[sub.leaf_nodes, 2]
-                scores = np.bincount(
-                    (sub.leaf_infoset[:, None] * n_opts + np.arange(n_opts)).ravel(),
-                    (w[:, None] * sub.leaf_values * sign_i).ravel(),
-                    minlength=sub.num_leaf_infosets * n_opts).reshape(-1, n_opts)
-                best = scores.argmin(axis=1)[sub.leaf_infoset]
-                values[sub.leaf_nodes] = sub.leaf_values[np.arange(len(best)), best]
-            for children, parents, comp, slot, prob in reversed(layers):
-                w = np.where(slot >= 0, sigma[np.maximum(slot, 0)], prob)
-                starts = np.flatnonzero(np.r_[True, parents[1:] != parents[:-1]])
-                values[parents[starts]] = np.add.reduceat(w * values[children], starts)
+            sigma = _normalise(np.maximum(regrets, 0.0), sub)  # regret matching+
+            reach, values = _evaluate(sub, sigma, layers)
             cf = reach[dec_parent, 1 - np.minimum(dec_actor, 1)] * reach[dec_parent, 2]
             q = np.bincount(dec_slot, cf * sign_actor * values[dec_child], minlength=n_slots)
             # One infoset may hold several nodes: q already sums over them.
@@ -370,14 +393,46 @@ def cfr_plus(sub: Subgame, iterations: int = 1500) -> Solution:
             regrets = np.where(mine, np.maximum(regrets + q - v_inf[sub.slot_infoset], 0.0),
                                regrets)
             average += np.where(mine, t * reach[slot_rep, slot_player] * sigma, 0.0)
+        value_sum += t * values
+    average_sigma = _normalise(average, sub)
     policy: dict[tuple[int, str], dict[int, float]] = {}
     for ident, inf in zip(sub.infoset_keys, range(n_inf)):
         off = sub.infoset_offset[inf]
         acts = sub.infoset_actions[inf]
-        avg = average[off:off + len(acts)]
-        avg = avg / avg.sum() if avg.sum() > 0 else np.full(len(acts), 1.0 / len(acts))
-        policy[ident] = dict(zip(acts, avg.tolist()))
-    return Solution(policy, float(values[0]))
+        policy[ident] = dict(zip(acts, average_sigma[off:off + len(acts)].tolist()))
+    node_values = value_sum / (iterations * (iterations + 1) / 2) if iterations else values
+    return Solution(policy, float(values[0]), node_values)
+
+
+def history_values(sub: Subgame, solution: Solution) -> dict[tuple[int, ...], float]:
+    """Player 0's value of every history in ``sub`` under ``solution``'s average profile."""
+    return {h: float(solution.node_values[n]) for h, n in sub.history_node.items()}
+
+
+def previous_search_cfvs(values: dict[tuple[int, ...], float], roots: list[RootHistory],
+                         opponent: int) -> dict[str, float] | None:
+    """Opponent counterfactual values for a new gadget, read from an earlier search.
+
+    This is continual resolving (DeepStack; the paper's "CFVs from previous resolves",
+    Fig. 4). ``values`` are an earlier search's :func:`history_values`. Every history of
+    the new public state lies inside the earlier subgame (as an inner node or a depth-limit
+    leaf), where the earlier solution gives its value. Per opponent infoset the values are
+    averaged with the weights ``reach_i * reach_chance`` of ``roots``, exactly as the
+    critic's values are in the default source. Returns None when some history is missing.
+    """
+    num: dict[str, float] = {}
+    den: dict[str, float] = {}
+    sign = 1.0 if opponent == 0 else -1.0
+    for r in roots:
+        value = values.get(tuple(r.state.history()))
+        if value is None:
+            return None
+        info = r.state.information_state_string(opponent)
+        w = r.reach_player * r.reach_chance
+        num[info] = num.get(info, 0.0) + w * sign * value
+        den[info] = den.get(info, 0.0) + w
+    mean = float(np.mean([num[k] / den[k] for k in num if den[k] > 0] or [0.0]))
+    return {k: num[k] / den[k] if den[k] > 0 else mean for k in num}
 
 
 def _layers(sub: Subgame) -> list[tuple[np.ndarray, ...]]:
