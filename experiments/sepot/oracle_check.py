@@ -15,9 +15,7 @@ Usage (prints one JSON line per depth and source; CSV with --out):
 import json
 import sys
 
-import pyspiel
-
-from ggp.sepot.exact import ExactValues, exploitability, tabular_policy
+from ggp.sepot.exact import ExactValues, cfr_plus_policy, exploitability
 from ggp.sepot.games import load_sepot_game
 from ggp.sepot.plots import write_rows
 from ggp.sepot.search import SePoTPolicy, search_tabular_policy
@@ -28,14 +26,7 @@ SOURCES = (("critic", "network"), ("previous", "played"))
 def main(name: str = "kuhn", iterations: int = 500, blueprint_iterations: int = 300,
          out: str = "") -> None:
     spec = load_sepot_game(name)
-    solver = pyspiel.CFRPlusSolver(spec.game)
-    for _ in range(blueprint_iterations):
-        solver.evaluate_and_update_policy()
-    average = solver.average_policy()
-    table = tabular_policy(spec)
-    for row, state in enumerate(table.states):
-        for a, p in average.get_state_policy(state.information_state_string()):
-            table.action_probability_array[row, a] = p
+    table = cfr_plus_policy(spec, blueprint_iterations)
     blueprint = exploitability(spec, table)
     exact = ExactValues(spec, table)
     rows = []

@@ -4,10 +4,14 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from ggp.sepot.exact import ExactValues, exploitability, tabular_policy  # noqa: E402
+from ggp.sepot.exact import ExactValues, cfr_plus_policy, exploitability, tabular_policy  # noqa: E402
 from ggp.sepot.games import load_sepot_game  # noqa: E402
-from ggp.sepot.resolve import (history_values, previous_search_cfvs, public_state,  # noqa: E402
-                               resolve)
+from ggp.sepot.resolve import (  # noqa: E402
+    history_values,
+    previous_search_cfvs,
+    public_state,
+    resolve,
+)
 from ggp.sepot.search import SePoTPolicy, SepotSearchError, search_tabular_policy  # noqa: E402
 
 J, Q, K = 0, 1, 2
@@ -22,18 +26,8 @@ def _after(spec, actions):
 
 
 def _kuhn_equilibrium(iterations=1000):
-    import pyspiel
-
     spec = load_sepot_game("kuhn")
-    solver = pyspiel.CFRPlusSolver(spec.game)
-    for _ in range(iterations):
-        solver.evaluate_and_update_policy()
-    average = solver.average_policy()
-    table = tabular_policy(spec)
-    for row, state in enumerate(table.states):
-        for a, p in average.get_state_policy(state.information_state_string()):
-            table.action_probability_array[row, a] = p
-    return spec, table
+    return spec, cfr_plus_policy(spec, iterations)
 
 
 def _solve_whole_kuhn():

@@ -4,25 +4,21 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from ggp.sepot.exact import ExactValues, decision_states, exploitability, tabular_policy  # noqa: E402
+from ggp.sepot.exact import (  # noqa: E402
+    ExactValues,
+    cfr_plus_policy,
+    decision_states,
+    exploitability,
+    tabular_policy,
+)
 from ggp.sepot.games import load_sepot_game  # noqa: E402
 from ggp.sepot.resolve import build_subgame, public_state, resolve  # noqa: E402
 from ggp.sepot.search import SePoTPolicy, search_tabular_policy  # noqa: E402
 
 
 def _kuhn_equilibrium(iterations=1000):
-    import pyspiel
-
     spec = load_sepot_game("kuhn")
-    solver = pyspiel.CFRPlusSolver(spec.game)
-    for _ in range(iterations):
-        solver.evaluate_and_update_policy()
-    avg = solver.average_policy()
-    table = tabular_policy(spec)
-    for row, state in enumerate(table.states):
-        for a, p in avg.get_state_policy(state.information_state_string()):
-            table.action_probability_array[row, a] = p
-    return spec, table
+    return spec, cfr_plus_policy(spec, iterations)
 
 
 def _after(spec, actions):

@@ -5,6 +5,8 @@ thousand states (Kuhn, Leduc, Goofspiel 4/5 descending, Goofspiel 4 random).
 
 * :func:`tabular_policy`: an OpenSpiel ``TabularPolicy`` filled by a batched policy function
   ``(info tensors [N,D], legal [N,A]) -> probabilities [N,A]``.
+* :func:`cfr_plus_policy`: a near-equilibrium ``TabularPolicy`` from OpenSpiel's C++ CFR+
+  (the oracle blueprint of tests and of ``experiments/sepot/oracle_check.py``).
 * :func:`exploitability`: OpenSpiel's exploitability (NashConv / 2) of a tabular policy.
 * :class:`ExactValues`: for a tabular policy, the exact value of every critic output at any
   history (player 0's view) -- the ground truth the critic is measured against and an oracle
@@ -32,6 +34,21 @@ def tabular_policy(spec: SepotGame, policy_fn: PolicyFn | None = None) -> Any:
         legal = table.legal_actions_mask.astype(bool)
         probs = np.where(legal, policy_fn(obs, legal), 0.0)
         table.action_probability_array[:] = probs / probs.sum(axis=1, keepdims=True)
+    return table
+
+
+def cfr_plus_policy(spec: SepotGame, iterations: int) -> Any:
+    """The average policy of ``iterations`` of OpenSpiel's CFR+ as a ``TabularPolicy``."""
+    import pyspiel
+
+    solver = pyspiel.CFRPlusSolver(spec.game)
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+    average = solver.average_policy()
+    table = tabular_policy(spec)
+    for row, state in enumerate(table.states):
+        for a, p in average.get_state_policy(state.information_state_string()):
+            table.action_probability_array[row, a] = p
     return table
 
 
