@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ggp.core.errors import BeliefError, GGPError, ModelError
+from ggp.core.errors import BeliefError, GGPError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory, State
 
@@ -82,11 +82,7 @@ def model_resampler(
     ignored: inference functions use the global :mod:`random`."""
     if not model.has("resample_history"):
         return lambda _rng=None: _sample_state(model, history, player, retries)
-    # The wrapper's only work for a trusted model is turning exceptions into ModelError
-    # (it copies nothing), so a trusted model's function is called directly and its
-    # exceptions are turned into ModelError here; an untrusted one goes through the
-    # wrapper, which raises nothing else.
-    resample = model.namespace.resample_history if model.trusted else model.resample_history
+    resample = model.resample_history  # raises ModelError for the model's own exceptions
     validated = {} if cache is None else cache
 
     def draw(_rng: object = None) -> State:
@@ -96,10 +92,6 @@ def model_resampler(
                 drawn = resample(history, player)
             except GGPError as exc:
                 last_error = exc
-                continue
-            except Exception as exc:  # noqa: BLE001 - a trusted model's own exception
-                last_error = ModelError(f"raised {type(exc).__name__}: {exc}",
-                                        function="resample_history", cause=exc)
                 continue
             actions = tuple(drawn)
             state = validated.get(actions)
