@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random as _random
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,16 @@ def _first_significant(text: str) -> str:
         if stripped and stripped[0] not in ";%":
             return stripped[0]
     return ""
+
+
+def _remember(table: dict, key: Any, compute: Callable[[Any], Any]) -> Any:
+    """``compute(key)``, remembered in ``table`` (emptied when it passes 100,000 entries)."""
+    found = table.get(key)
+    if found is None:
+        if len(table) > 100_000:
+            table.clear()
+        found = table[key] = compute(key)
+    return found
 
 
 class GDLGame:
@@ -135,30 +146,15 @@ class GDLGame:
     def _legal(self, fluents) -> dict:
         """The engine's legal moves, remembered per state (the protocol functions ask
         several times about the same state)."""
-        found = self._legal_memo.get(fluents)
-        if found is None:
-            if len(self._legal_memo) > 100_000:
-                self._legal_memo.clear()
-            found = self._legal_memo[fluents] = self.engine.legal_moves(fluents)
-        return found
+        return _remember(self._legal_memo, fluents, self.engine.legal_moves)
 
     def _terminal(self, fluents) -> bool:
-        found = self._terminal_memo.get(fluents)
-        if found is None:
-            if len(self._terminal_memo) > 100_000:
-                self._terminal_memo.clear()
-            found = self._terminal_memo[fluents] = self.engine.is_terminal(fluents)
-        return found
+        return _remember(self._terminal_memo, fluents, self.engine.is_terminal)
 
     def fluents(self, state: State):
         """The engine's state (a fluent frozenset or a bitset) for a JSON state."""
-        key = tuple(state["true"])
-        found = self._states.get(key)
-        if found is None:
-            if len(self._states) > 100_000:
-                self._states.clear()
-            found = self._states[key] = self.engine.encode(self.term(t) for t in key)
-        return found
+        return _remember(self._states, tuple(state["true"]),
+                         lambda key: self.engine.encode(self.term(t) for t in key))
 
     # ------------------------------------------------------------------ protocol
     def get_current_player(self, state: State) -> int:
