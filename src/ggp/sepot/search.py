@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ggp.core.errors import GGPError
+from ggp.sepot.exact import decision_states
 from ggp.sepot.games import SepotGame
 from ggp.sepot.resolve import (Blueprint, SubgameTooLarge, build_subgame, cfr_plus,
                                history_values, previous_search_cfvs, public_path,
@@ -189,16 +190,8 @@ class SePoTPolicy:
 def decision_public_states(spec: SepotGame) -> dict[Any, Any]:
     """One representative state per decision public state (whole-tree walk)."""
     reps: dict[Any, Any] = {}
-    stack = [spec.game.new_initial_state()]
-    while stack:
-        state = stack.pop()
-        if state.is_terminal():
-            continue
-        if state.is_chance_node():
-            stack.extend(state.child(a) for a, _ in state.chance_outcomes())
-            continue
+    for state in decision_states(spec):
         reps.setdefault(spec.public_key(state), state)
-        stack.extend(state.child(a) for a in state.legal_actions())
     return reps
 
 
