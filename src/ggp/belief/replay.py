@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ggp.core.errors import BeliefError, GGPError
-from ggp.core.model import WorldModel
+from ggp.core.model import WorldModel, model_error
 from ggp.core.protocol import Action, ObsActionHistory, State
 
 
@@ -82,7 +82,9 @@ def model_resampler(
     ignored: inference functions use the global :mod:`random`."""
     if not model.has("resample_history"):
         return lambda _rng=None: _sample_state(model, history, player, retries)
-    resample = model.resample_history  # raises ModelError for the model's own exceptions
+    # A trusted model's raw function: the wrapper's frames cost as much as Leduc's own
+    # function, and this runs once per simulation. Its exceptions are typed below.
+    resample = model.namespace.resample_history if model.trusted else model.resample_history
     validated = {} if cache is None else cache
 
     def draw(_rng: object = None) -> State:
@@ -92,6 +94,9 @@ def model_resampler(
                 drawn = resample(history, player)
             except GGPError as exc:
                 last_error = exc
+                continue
+            except Exception as exc:  # noqa: BLE001 - model code
+                last_error = model_error("resample_history", exc)
                 continue
             actions = tuple(drawn)
             state = validated.get(actions)

@@ -216,7 +216,7 @@ class WorldModel:
         try:
             return getattr(self.namespace, function)(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - untrusted code
-            raise ModelError(_describe(exc), function=function, cause=exc) from exc
+            raise model_error(function, exc) from exc
 
     def __repr__(self) -> str:
         return f"WorldModel({self.name!r}, players={self.num_players})"
@@ -233,6 +233,12 @@ def _copy_value(value: Any) -> Any:
 
 def _describe(exc: BaseException) -> str:
     return f"raised {type(exc).__name__}: {exc}"
+
+
+def model_error(function: str, exc: BaseException) -> ModelError:
+    """The typed error for ``exc``, raised inside the model's ``function`` (also for
+    callers that call a trusted model's raw function and report failures the same way)."""
+    return ModelError(_describe(exc), function=function, cause=exc)
 
 
 # --------------------------------------------------------------------- loading
