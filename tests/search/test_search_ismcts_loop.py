@@ -13,14 +13,15 @@ from __future__ import annotations
 import json
 import math
 import random
+import types
 
 import pytest
 
 from ggp.belief.replay import model_resampler, sample_with_model
-from ggp.belief.sampler import make_sampler
+from ggp.belief.sampler import Belief, BeliefSampler, make_sampler
 from ggp.core.errors import BeliefError
 from ggp.core.model import WorldModel, from_functions
-from ggp.core.protocol import CHANCE, TERMINAL
+from ggp.core.protocol import CHANCE, TERMINAL, json_copy
 from ggp.core.registry import make_game
 from ggp.search.evaluators import RandomRolloutEvaluator
 from ggp.search.ismcts import ISMCTS
@@ -160,6 +161,53 @@ def test_inlined_loop_matches_reference(game, observer, belief, trusted):
                                     observer, 150, random.Random(i), search.c)
         assert ours == expected
         assert sum(s[0] for s in ours[()].values()) == 150  # every simulation starts there
+
+
+class _FreshCopies(BeliefSampler):
+    """The model sampler's draws, each a fresh copy: a belief that is not ``pooled``."""
+
+    def __init__(self, model):
+        super().__init__(model)
+        self.inner = make_sampler(model, "model")
+
+    def belief(self, history, player, rng):
+        draw = self.inner.belief(history, player, rng).sample
+        return Belief(lambda r: json_copy(draw(r)))
+
+
+@pytest.mark.parametrize("observer", ["single", "multiple"])
+def test_unpooled_beliefs_search_the_same_trees(observer):
+    """Without the pooled promise ISMCTS remembers nothing between simulations; the
+    statistics are those of the reference all the same."""
+    model = make_game("leduc_poker")
+    for i, (history, player) in enumerate(decision_points(model, 3)):
+        search = ISMCTS(model, _FreshCopies(model), RandomRolloutEvaluator(model, 2),
+                        observer=observer, simulations=150, rng=random.Random(i))
+        ours = tree_stats(search.search(history, player))
+        expected = reference_search(model, _FreshCopies(model), RandomRolloutEvaluator(model, 2),
+                                    history, player, observer, 150, random.Random(i), search.c)
+        assert ours == expected
+
+
+def test_pooled_beliefs_build_observations_once_per_history():
+    base = make_game("leduc_poker")
+    ns = base.namespace
+    attrs = {k: getattr(ns, k) for k in dir(ns) if not k.startswith("__")}
+    calls = []
+    attrs["get_observations"] = lambda state: calls.append(1) or ns.get_observations(state)
+    model = WorldModel(types.SimpleNamespace(**attrs), name=base.name, trusted=True,
+                       metadata=base.metadata)
+    history, player = decision_points(base, 1)[0]
+    counts = []
+    for sampler in (make_sampler(model, "model"), _FreshCopies(model)):
+        calls.clear()
+        ISMCTS(model, sampler, RandomRolloutEvaluator(model, 2), simulations=300,
+               rng=random.Random(0)).search(history, player)
+        counts.append(len(calls))
+    pooled, unpooled = counts
+    # every simulation reaches at least one decision of the searcher's, so the unpooled
+    # search builds an observation there each time; the pooled one once per history
+    assert unpooled >= 300 and pooled < unpooled / 4, counts
 
 
 def test_model_resampler_draws_what_sample_with_model_draws():

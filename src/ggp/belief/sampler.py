@@ -32,12 +32,18 @@ from ggp.core.protocol import ObsActionHistory, State
 
 
 class Belief:
-    """A prepared belief for one decision: ``sample(rng)`` draws a complete state."""
+    """A prepared belief for one decision: ``sample(rng)`` draws a complete state.
 
-    def __init__(self, draw: Callable[[random.Random], State]) -> None:
+    ``pooled`` promises that draws come from a fixed set of state objects: the same
+    determinization is returned as the same object every time it is drawn (and never
+    mutated), so a searcher may remember what it derived from it (ISMCTS keeps a history
+    trie per drawn object). Samplers that build a fresh state per draw leave it False."""
+
+    def __init__(self, draw: Callable[[random.Random], State], pooled: bool = False) -> None:
         # ``sample`` is ``draw`` itself, not a method calling it: searchers call it once per
         # simulation, and a frame less is measurable in small games.
         self.sample: Callable[[random.Random], State] = draw
+        self.pooled = pooled
 
 
 class BeliefSampler(ABC):
@@ -60,7 +66,7 @@ class PerfectInformationSampler(BeliefSampler):
 
     def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
         state = history[-1][0]
-        return Belief(lambda _rng: state)
+        return Belief(lambda _rng: state, pooled=True)
 
 
 class ModelSampler(BeliefSampler):
@@ -83,7 +89,8 @@ class ModelSampler(BeliefSampler):
         draw = model_resampler(self.model, history, player, retries=self.retries)
         random.seed(rng.getrandbits(32))
         draw(rng)  # fail early, with a typed error, before any search starts
-        return Belief(draw)
+        # replays are cached per action sequence; resample_state builds fresh states
+        return Belief(draw, pooled=self.model.has("resample_history"))
 
 
 class ExactSampler(BeliefSampler):
@@ -101,7 +108,7 @@ class ExactSampler(BeliefSampler):
                                    opponent_model=self.opponent_model)
         states = [w.state for w in weighted]
         weights = [w.probability for w in weighted]
-        return Belief(lambda r: r.choices(states, weights=weights)[0])
+        return Belief(lambda r: r.choices(states, weights=weights)[0], pooled=True)
 
 
 class GenericSampler(BeliefSampler):
@@ -116,7 +123,7 @@ class GenericSampler(BeliefSampler):
 
     def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
         pool = particle_filter(self.model, history, player, rng, particles=self.particles)
-        return Belief(lambda r: r.choice(pool))
+        return Belief(lambda r: r.choice(pool), pooled=True)
 
 
 SAMPLERS = {

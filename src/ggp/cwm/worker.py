@@ -73,7 +73,9 @@ class CountingSampler(BeliefSampler):
         cache: dict = {}
         random.seed(rng.getrandbits(32))  # inference functions draw from the global random
         self.draw(history, player, cache)  # fail before the search starts
-        return Belief(lambda r: self.draw(history, player, cache))
+        # the cache returns one state object per distinct replayed history
+        return Belief(lambda r: self.draw(history, player, cache),
+                      pooled=self.model.has("resample_history"))
 
 
 class AgentHandler:

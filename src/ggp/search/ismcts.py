@@ -133,15 +133,15 @@ class ISMCTS:
         else:
             root = trees[player]
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        self._run(belief.sample, trees, deadline)
+        self._run(belief.sample, belief.pooled, trees, deadline)
         return root
 
     def best_action(self, history: ObsActionHistory, player: int) -> Action:
         """The root's most visited action."""
         return most_visited(self.search(history, player))
 
-    def _run(self, draw: Callable[[random.Random], State], trees: list[InfoNode],
-             deadline: float | None) -> None:
+    def _run(self, draw: Callable[[random.Random], State], pooled: bool,
+             trees: list[InfoNode], deadline: float | None) -> None:
         """All simulations of a search, in one loop (see the module doc for the keys).
 
         Single observer: the node where player *p* acts is the child of *p*'s previous
@@ -151,11 +151,12 @@ class ISMCTS:
         labelled by *q*'s own action (if *q* moved, else None) and *q*'s new observation.
 
         Which node a simulation is at is a function of the history it has played from its
-        determinization (models are deterministic), so a :class:`_History` trie per drawn
-        state remembers it: observations are built and compared once per distinct history
-        rather than on every visit (Leduc: about 1 in 20). Samplers draw from a fixed pool
-        of states (cached replays, enumerated information sets, particles), so the tries
-        are reused; a sampler that builds a fresh state per draw only pays for the trie.
+        determinization (models are deterministic), so when the belief is ``pooled`` (its
+        draws come from a fixed set of state objects: cached replays, enumerated
+        information sets, particles) a :class:`_History` trie per drawn state remembers
+        it: observations are built and compared once per distinct history rather than on
+        every visit (Leduc: about 1 in 12). Otherwise every simulation starts a fresh trie,
+        which remembers nothing.
 
         This is the hot loop of every imperfect-information agent: a Python call costs
         about as much as a small game's model function, so the node lookup and the UCB
@@ -179,10 +180,13 @@ class ISMCTS:
                 break
             done += 1
             state = draw(rng)
-            known = roots.get(id(state))
-            if known is None:  # the state is kept alive with its trie, so ids stay unique
-                known = roots[id(state)] = (state, _History(None if single else list(trees)))
-            history = known[1]
+            if pooled:
+                known = roots.get(id(state))
+                if known is None:  # the state is kept alive with its trie: ids stay unique
+                    known = roots[id(state)] = (state, _History(None if single else list(trees)))
+                history = known[1]
+            else:
+                history = _History(None if single else list(trees))
             if single:  # each player's previous node (its tree's top before it moves)
                 last_node, last_action = list(trees), [None] * n  # and its action there
             else:  # each player's node in its own tree
