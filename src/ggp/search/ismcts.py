@@ -199,59 +199,44 @@ class ISMCTS:
                 if mover < 0:  # TERMINAL or CHANCE
                     if mover == TERMINAL:
                         break
-                    action = sample_chance(state, rng)
-                    state = apply(state, action)
-                    rewards = rewards_of(state)
-                    if rewards != zero:
-                        for i in players:
-                            acc[i] += rewards[i]
-                    after = history.next.get(action)
-                    if after is None:
-                        if single:
-                            after = history.next[action] = _History(None)
-                        else:
-                            seen = observations(state)
-                            after = history.next[action] = _History(
-                                [current[q].child(None, seen[q], trusted) for q in players])
-                    history = after
-                    if not single:
-                        current = history.nodes
-                    continue
-                # ---- the mover's node
-                if single:
-                    node = history.nodes
-                    if node is None:
-                        obs = observations(state)[mover]
-                        node = history.nodes = last_node[mover].child(
-                            last_action[mover], obs, trusted)
+                    action, untried = sample_chance(state, rng), None
                 else:
-                    node = current[mover]
-                # ---- UCB over the legal actions with availability counts; an untried
-                # legal action is expanded first. stats: [visits, total, availability]
-                get = node.stats.get
-                untried = None
-                action, stats, best_score = None, None, -inf
-                for a in legal_actions(state):
-                    s = get(a)
-                    if s is None:
+                    # ---- the mover's node
+                    if single:
+                        node = history.nodes
+                        if node is None:
+                            obs = observations(state)[mover]
+                            node = history.nodes = last_node[mover].child(
+                                last_action[mover], obs, trusted)
+                    else:
+                        node = current[mover]
+                    # ---- UCB over the legal actions with availability counts; an untried
+                    # legal action is expanded first. stats: [visits, total, availability]
+                    get = node.stats.get
+                    untried = None
+                    action, stats, best_score = None, None, -inf
+                    for a in legal_actions(state):
+                        s = get(a)
+                        if s is None:
+                            if untried is None:
+                                untried = [a]
+                            else:
+                                untried.append(a)
+                            continue
+                        avail = s[2] + 1
+                        s[2] = avail
                         if untried is None:
-                            untried = [a]
-                        else:
-                            untried.append(a)
-                        continue
-                    avail = s[2] + 1
-                    s[2] = avail
-                    if untried is None:
-                        visits = s[0]
-                        score = s[1] / visits + c * sqrt(
-                            (logs[avail] if avail < n_logs else log(avail)) / visits)
-                        if score > best_score or (score == best_score and rng.random() < 0.5):
-                            action, stats, best_score = a, s, score
-                if untried is not None:
-                    action = untried[0] if len(untried) == 1 else rng.choice(untried)
-                    stats = node.stats[action] = [0, 0.0, 1]
-                path.append((stats, mover, acc[mover]))
-                # ---- the move
+                            visits = s[0]
+                            score = s[1] / visits + c * sqrt(
+                                (logs[avail] if avail < n_logs else log(avail)) / visits)
+                            if score > best_score or (score == best_score
+                                                      and rng.random() < 0.5):
+                                action, stats, best_score = a, s, score
+                    if untried is not None:
+                        action = untried[0] if len(untried) == 1 else rng.choice(untried)
+                        stats = node.stats[action] = [0, 0.0, 1]
+                    path.append((stats, mover, acc[mover]))
+                # ---- the move (a chance move's mover is negative: no player's own action)
                 state = apply(state, action)
                 rewards = rewards_of(state)
                 if rewards != zero:
@@ -273,11 +258,11 @@ class ISMCTS:
                             [current[q].child(action if q == mover else None, seen[q], trusted)
                              for q in players])
                 history = after
-                if single:
+                if not single:
+                    current = history.nodes
+                elif mover >= 0:
                     last_node[mover] = node
                     last_action[mover] = action
-                else:
-                    current = history.nodes
             if leaf is None:  # the usual case in small games: a terminal state was reached
                 for stats, mover, before in path:
                     stats[0] += 1
