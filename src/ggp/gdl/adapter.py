@@ -35,7 +35,6 @@ from typing import Any
 from ggp.core.errors import IllegalActionError, ModelError, ModelLoadError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, State
-from ggp.gdl.compiled import CompiledReasoner
 from ggp.gdl.grounded import make_reasoner
 from ggp.gdl.infix import parse_infix
 from ggp.gdl.kif import parse_kif, parse_kif_term
@@ -86,7 +85,6 @@ class GDLGame:
         self.gdl_ii = gdl_ii
         # "auto": grounded when possible (see ggp.gdl.grounded.make_reasoner)
         self.engine = make_reasoner(desc.rules, engine)
-        self._compiled = self.engine if self.engine.engine == "compiled" else None
         roles = self.engine.roles
         self.roles = roles
         self.chance_role = NATURE if gdl_ii and NATURE in roles else None
@@ -116,14 +114,6 @@ class GDLGame:
                    "engine": self.engine.engine,
                    "why_not_grounded": self.engine.why_not_grounded},
         )
-
-    @property
-    def reasoner(self) -> CompiledReasoner:
-        """A reasoner over frozensets of fluents (for code that reads states as fluent
-        sets, e.g. ggp.ggpnet); the protocol functions use ``self.engine``."""
-        if self._compiled is None:
-            self._compiled = CompiledReasoner(self.desc.rules)
-        return self._compiled
 
     # ------------------------------------------------------------------ conversions
     def text(self, term) -> str:

@@ -1,9 +1,11 @@
 """The rules of one match as the protocol sees them: roles, joint moves, percepts, goals.
 
-Both sides of the protocol use this thin layer over :class:`ggp.gdl.compiled.CompiledReasoner`:
-the game manager to run the match, the player to follow it. Moves and percepts are
-canonical KIF texts (what :func:`ggp.gdl.terms.to_kif` prints), the same spelling the
-world-model adapter (:mod:`ggp.gdl.adapter`) uses for actions.
+Both sides of the protocol use this thin layer over a GDL reasoner (the grounded engine
+when the game grounds, else the compiled one: :func:`ggp.gdl.grounded.make_reasoner`):
+the game manager to run the match, the player to follow it. States are the engine's own
+(a bitset or a frozenset of fluents; :meth:`MatchGame.fluents` reads either). Moves and
+percepts are canonical KIF texts (what :func:`ggp.gdl.terms.to_kif` prints), the same
+spelling the world-model adapter (:mod:`ggp.gdl.adapter`) uses for actions.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ from ggp.core.errors import ModelLoadError
 from ggp.gdl.adapter import NATURE, parse_description
 from ggp.gdl.compiled import CompiledReasoner
 from ggp.gdl.errors import GDLError
+from ggp.gdl.grounded import GroundedReasoner, make_reasoner
 from ggp.gdl.kif import parse_kif_term
 from ggp.gdl.terms import Description, is_ground, to_kif
 from ggp.gdl.validate import check, is_gdl_ii
 
-Fluents = frozenset
+MatchState = object  # the engine's state: an int (grounded) or a frozenset (compiled)
+Reasoner = CompiledReasoner | GroundedReasoner
 
 
 def detect_gdl_ii(desc: Description) -> bool:
@@ -30,16 +34,20 @@ def detect_gdl_ii(desc: Description) -> bool:
 
 
 class MatchGame:
-    """One game's rules, ready to step. ``nature`` is the GDL-II ``random`` role or None."""
+    """One game's rules, ready to step. ``nature`` is the GDL-II ``random`` role or None.
+
+    ``reasoner`` lets the player share the engine its world model already built (the
+    rules are then compiled once per match); without it the rules are checked and the
+    fastest engine is built."""
 
     def __init__(self, rules: str, *, gdl_ii: bool | None = None, name: str = "game",
-                 reasoner: CompiledReasoner | None = None) -> None:
+                 reasoner: Reasoner | None = None) -> None:
         if reasoner is None or gdl_ii is None:
             desc = parse_description(rules, name, "kif")
             gdl_ii = detect_gdl_ii(desc) if gdl_ii is None else gdl_ii
         if reasoner is None:
             check(desc, gdl_ii)
-            reasoner = CompiledReasoner(desc.rules)
+            reasoner = make_reasoner(desc.rules)
         self.gdl_ii = gdl_ii
         self.name = name
         self.rules = rules
@@ -47,21 +55,26 @@ class MatchGame:
         self.roles: list[str] = list(reasoner.roles)
         self.nature = NATURE if self.gdl_ii and NATURE in self.roles else None
 
-    def initial(self) -> Fluents:
+    def initial(self) -> MatchState:
         return self.reasoner.initial_state()
 
-    def is_terminal(self, state: Fluents) -> bool:
+    def fluents(self, state: MatchState) -> frozenset:
+        """The ground fluents true in ``state``."""
+        return frozenset(self.reasoner.decode(state))
+
+    def is_terminal(self, state: MatchState) -> bool:
         return self.reasoner.is_terminal(state)
 
-    def legal(self, state: Fluents) -> dict[str, list[str]]:
+    def legal(self, state: MatchState) -> dict[str, list[str]]:
         """Each role's legal moves as KIF texts, in the reasoner's (sorted) order."""
         return {r: [to_kif(m) for m in moves]
                 for r, moves in self.reasoner.legal_moves(state).items()}
 
-    def goals(self, state: Fluents) -> dict[str, int]:
+    def goals(self, state: MatchState) -> dict[str, int]:
         return dict(zip(self.roles, self.reasoner.goals(state)))
 
-    def step(self, state: Fluents, joint: dict[str, str]) -> tuple[Fluents, dict[str, list[str]]]:
+    def step(self, state: MatchState,
+             joint: dict[str, str]) -> tuple[MatchState, dict[str, list[str]]]:
         """The next state and every role's percepts (sorted texts; empty in plain GDL)."""
         terms = {r: parse_kif_term(joint[r]) for r in self.roles}
         if not self.gdl_ii:

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 
 from ggp.core.errors import BeliefError
-from ggp.ggpnet.game import Fluents, MatchGame
+from ggp.ggpnet.game import MatchGame, MatchState
 
 Record = tuple[tuple[str, tuple[str, ...]], ...]  # ((move, sorted percepts), ...) per step
 _JOINT_TRIES = 256  # joint moves tried per hypothesis and step before giving up on it
@@ -36,7 +36,7 @@ _REJECTION_TRIES = 8  # random joint moves per wanted hypothesis in rejection sa
 class Hypothesis:
     """A complete state and every role's record of (move, percepts) leading to it."""
 
-    state: Fluents
+    state: MatchState
     records: dict[str, Record]
 
 

@@ -42,7 +42,7 @@ from ggp.gdl.adapter import NATURE, load_gdl_text, parse_description
 from ggp.gdl.terms import to_kif
 from ggp.gdl.validate import is_gdl_ii
 from ggp.ggpnet.choosers import Chooser, Decision, SearchChooser, Stopped
-from ggp.ggpnet.game import Fluents, MatchGame, detect_gdl_ii
+from ggp.ggpnet.game import MatchGame, MatchState, detect_gdl_ii
 from ggp.ggpnet.hypotheses import HypothesisTracker
 from ggp.ggpnet.messages import (
     Abort,
@@ -205,7 +205,7 @@ class _Match:
         self.game: MatchGame | None = None
         self.model: WorldModel | None = None
         self.player = -1
-        self.state: Fluents | None = None  # GDL: the true state
+        self.state: MatchState | None = None  # GDL: the true state
         self.tracker: HypothesisTracker | None = None  # GDL-II
         self.ambiguous = False  # GDL or GDL-II is decided by the second PLAY
         self.plays = 0  # PLAY messages accepted
@@ -335,7 +335,8 @@ class GGPPlayer:
         """Build the world model and the match state for the rules (GDL or GDL-II)."""
         start = match.start
         model = load_gdl_text(start.rules, name=start.match_id, syntax="kif", gdl_ii=gdl_ii)
-        game = MatchGame(start.rules, gdl_ii=gdl_ii, reasoner=model.namespace.reasoner)
+        # the match follows the game with the engine the world model built (one compilation)
+        game = MatchGame(start.rules, gdl_ii=gdl_ii, reasoner=model.namespace.engine)
         if start.role not in model.namespace.players:
             raise ProtocolError(f"role {start.role!r} is not a player of this game "
                                 f"(roles: {', '.join(game.roles)})")
@@ -474,12 +475,13 @@ class GGPPlayer:
         players = model.namespace.players
         if not game.gdl_ii:
             state = match.state
-            options = [(self._base_state(state, step, None, players), game.legal(state))]
+            options = [(self._base_state(game.fluents(state), step, None, players),
+                        game.legal(state))]
         else:
             assert match.tracker is not None
             hypotheses = match.tracker.ensure(deadline)
-            options = [(self._base_state(h.state, step, h.records, players), game.legal(h.state))
-                       for h in hypotheses]
+            options = [(self._base_state(game.fluents(h.state), step, h.records, players),
+                        game.legal(h.state)) for h in hypotheses]
         legal = options[0][1][role]
         earlier = game.roles[: game.roles.index(role)]
         # MCTS would let a role choosing later in the same (sequentialized) step see our
@@ -497,9 +499,10 @@ class GGPPlayer:
         return Decision(model, match.player, legal, sample_root, exact)
 
     @staticmethod
-    def _base_state(state: Fluents, step: int, records: dict | None, players: list[str]) -> dict:
+    def _base_state(fluents: frozenset, step: int, records: dict | None,
+                    players: list[str]) -> dict:
         """The world-model adapter's state for a set of true fluents (ggp.gdl.adapter)."""
-        base = {"step": step, "true": sorted(to_kif(f) for f in state), "pending": {}}
+        base = {"step": step, "true": sorted(to_kif(f) for f in fluents), "pending": {}}
         if records is not None:
             base["history"] = {r: [[m, list(p)] for m, p in records[r]] for r in players}
         return base
