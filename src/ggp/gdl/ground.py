@@ -205,7 +205,12 @@ def _bound_vars(body) -> list:
 
 class _Budgeted(CompiledReasoner):
     """The compiled reasoner with a deadline (thread CPU time) checked before every rule
-    evaluation: a fixpoint over a huge relaxed game must not run for minutes."""
+    evaluation: a fixpoint over a huge relaxed game must not run for minutes. Recursive
+    strata are evaluated semi-naively: the relaxed game is one big recursive stratum
+    (``$true`` depends on ``next``) that needs as many rounds as the longest chain of
+    moves, and re-running every rule each round made grounding quadratic in that."""
+
+    semi_naive = True
 
     def __init__(self, rules: list[Rule], deadline: float) -> None:
         self.deadline = deadline
