@@ -273,17 +273,35 @@ class CompiledReasoner:
             for k in comp:
                 rel[k].update(new[k])
                 rel[_delta_key(k)] = new[k]
-                ctx.forget(k)
+                self._extend_indexes(ctx, k, new[k])
                 ctx.forget(_delta_key(k))
             found: dict = {k: set() for k in comp}
             for k, fn in step:
                 found[k].update(fn(rel, ctx.index))
             new = {k: found[k] - rel[k] for k in comp}
         for k in comp:
-            del rel[_delta_key(k)]
+            rel.pop(_delta_key(k), None)
             ctx.forget(k)
             ctx.forget(_delta_key(k))
         ctx.done.add(self._stratum_of[comp[0]])
+
+    def _extend_indexes(self, ctx: "_Context", key: str, facts: set) -> None:
+        """Add ``facts`` (just added to relation ``key``) to the context's indexes on it,
+        rather than rebuilding them from the whole relation every round."""
+        for (k, spec), found in ctx.idx.items():
+            if k != key:
+                continue
+            part = self._builders[spec](facts)
+            if isinstance(found, list):
+                found.extend(part)
+            elif isinstance(found, dict):
+                for bucket_key, bucket in part.items():
+                    old = found.get(bucket_key)
+                    if old is None:
+                        found[bucket_key] = bucket
+                    else:
+                        old.extend(bucket)
+            # else: the index is the relation itself, already extended
 
     # ------------------------------------------------------------------ compilation
     def _compile(self, rule: Rule, same_stratum: set) -> Callable:
