@@ -292,11 +292,18 @@ def _instantiator(rule: Rule, names: list, dynamic: set, possible: dict):
         else:
             env[f"W{len(wild)}"] = _matcher(atom, possible[key])
             wild.append(f"W{len(wild)}({_binding_code(atom, slot)})")
-    neg = f"[x for x, S in ({''.join(n + ', ' for n in negs)}) if x in S]" if negs else "[]"
-    # names like S0/W0 are only used for the sets and matchers in env
-    neg += "".join(f" + {w}" for w in wild)
+    if not negs and not wild:  # the common case: no work per instance
+        neg = "()"
+    elif len(negs) == 1 and not wild:
+        x, s_name = negs[0][1:-1].rsplit(", ", 1)
+        neg = f"(({x},) if {x} in {s_name} else ())"
+    else:
+        neg = f"[x for x, S in ({''.join(n + ', ' for n in negs)}) if x in S]" if negs else "[]"
+        # names like S0/W0 are only used for the sets and matchers in env
+        neg += "".join(f" + {w}" for w in wild)
+        neg = f"tuple(dict.fromkeys({neg}))"
     code = (f"def make(t):\n    return {_term_code(rule.head, slot)}, "
-            f"(({''.join(p + ', ' for p in pos)}), tuple(dict.fromkeys({neg})))\n")
+            f"(({''.join(p + ', ' for p in pos)}), {neg})\n")
     exec(compile(code, "<gdl-instance>", "exec"), env)  # noqa: S102 - our own code
     return env["make"]
 
