@@ -51,6 +51,9 @@ class GroundingLimits:
     max_atoms: int = 60_000       # possibly-true atoms of state-dependent relations
     max_rules: int = 150_000      # ground rules
     max_fluents: int = 5_000      # bits of the state encoding
+    # source of one joint move's specialized next-state function (checked by
+    # ggp.gdl.grounded.make_reasoner; corpus games that play well stay under 50,000)
+    max_step_chars: int = 200_000
 
 
 class NotGroundable(ModelLoadError):
