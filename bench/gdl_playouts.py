@@ -9,6 +9,7 @@ Java prover and naive Java propnet numbers on this machine kind (shared/research
     python bench/gdl_playouts.py                # all five games, 10 s per engine and game
     python bench/gdl_playouts.py --seconds 3 ticTacToe connectFour
     python bench/gdl_playouts.py --seconds 3 --adapter ticTacToe   # + through the world model
+    python bench/gdl_playouts.py --corpus /work/shared/gdl/imperfect --naive-seconds 3 backgammon
 """
 
 from __future__ import annotations
@@ -84,6 +85,19 @@ def model_playouts(path: Path, engine: str, seconds: float) -> float:
     return count / (CLOCK() - started)
 
 
+def game_file(corpus: Path, game: str) -> Path:
+    """``corpus/game.kif``, or ``.gdl`` (the GDL-II folder's extension)."""
+    kif = corpus / f"{game}.kif"
+    return kif if kif.exists() else corpus / f"{game}.gdl"
+
+
+def java_ratio(rate: float, java: dict, game: str, width: int, digits: int) -> str:
+    """``rate`` over ggp-base's number for ``game``, or '-' where none was measured."""
+    if game not in java:
+        return f"{'-':>{width + 1}}"
+    return f"{rate / java[game]:>{width}.{digits}f}x"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=GAMES)
@@ -106,7 +120,8 @@ def main() -> None:
               f"{'comp/Java propnet':>19}")
     print(header)
     for game in args.games:
-        rules = parse_kif((args.corpus / f"{game}.kif").read_text()).rules
+        path = game_file(args.corpus, game)
+        rules = parse_kif(path.read_text()).rules
         t0 = time.perf_counter()
         try:
             grounded = make_reasoner(rules, engine="grounded")
@@ -133,13 +148,13 @@ def main() -> None:
             gr = f"{'-':>10}{'-':>9}{'-':>10}{'-':>16}{'-':>17}"
         else:
             gr = (f"{g_rate:>10.2f}{g_rate / fast_rate:>8.2f}x{g_rate / slow_rate:>9.1f}x"
-                  f"{g_rate / JAVA_PROVER[game]:>15.2f}x{g_rate / JAVA_PROPNET[game]:>16.3f}x")
+                  f"{java_ratio(g_rate, JAVA_PROVER, game, 15, 2)}"
+                  f"{java_ratio(g_rate, JAVA_PROPNET, game, 16, 3)}")
         print(f"{game:<14}{gr[:10]}{fast_rate:>10.2f}{mark}{slow_rate:>9.3f}{gr[10:]}"
-              f"{fast_rate / JAVA_PROPNET[game]:>18.3f}x   (build: grounded {ground_build:.2f}s,"
+              f"{java_ratio(fast_rate, JAVA_PROPNET, game, 18, 3)}   (build: grounded {ground_build:.2f}s,"
               f" compiled {build:.2f}s; depth {depth:.0f})"
               + (f"  [not grounded: {reason}]" if reason else ""), flush=True)
         if args.adapter:
-            path = args.corpus / f"{game}.kif"
             rates = {e: model_playouts(path, e, args.seconds) for e in ("auto", "compiled")}
             print(f"{'':<14}world model: auto engine {rates['auto']:.2f}, compiled engine "
                   f"{rates['compiled']:.2f} playouts/s ({rates['auto'] / rates['compiled']:.1f}x)",

@@ -34,6 +34,7 @@ State = frozenset
 
 _INPUTS = ("true/1", "does/2")
 _EMPTY: tuple = ()
+_NEW = "$new"  # suffix of the relations holding a semi-naive round's new facts
 _MAX_ROUNDS = 2_000  # fixpoint rounds of one recursive stratum before giving up
 
 
@@ -48,6 +49,7 @@ class CompiledReasoner:
 
     engine = "compiled"
     why_not_grounded: str | None = None
+    semi_naive = False  # recursive strata: re-run every rule each round (see _run_semi_naive)
 
     def __init__(self, rules: list[Rule], cache_size: int = 512) -> None:
         self.rules = normalize(rules)
@@ -189,11 +191,17 @@ class CompiledReasoner:
         compiled = self._compiled.get(i)
         if compiled is None:
             comp = self._strata[i]
-            funcs = [(key_of(r.head), self._compile(r, set(comp)))
-                     for k in comp for r in self._by_head[k]]
             recursive = len(comp) > 1 or any(k in self._graph.get(k, ()) for k in comp)
+            if recursive and self.semi_naive:
+                funcs = self._semi_naive_funcs(comp)
+            else:
+                funcs = [(key_of(r.head), self._compile(r, set(comp)))
+                         for k in comp for r in self._by_head[k]]
             compiled = self._compiled[i] = (comp, funcs, recursive)
         comp, funcs, recursive = compiled
+        if recursive and self.semi_naive:
+            self._run_semi_naive(comp, funcs, ctx)
+            return
         rel = ctx.rel
         if not recursive:
             target = rel[comp[0]] = set()
@@ -222,6 +230,78 @@ class CompiledReasoner:
             for k in comp:
                 ctx.forget(k)
         ctx.done.add(i)
+
+    def _semi_naive_funcs(self, comp: list) -> tuple[list, list]:
+        """The rules of a recursive stratum for semi-naive evaluation: ``(base, step)``.
+        ``base`` are the rules with no positive literal of the stratum (they run once);
+        ``step`` has one variant of a rule per such literal, the literal reading only the
+        facts new in the previous round (relation ``name$new``)."""
+        members = set(comp)
+        same = members | {_delta_key(k) for k in comp}
+        base, step = [], []
+        for k in comp:
+            for rule in self._by_head[k]:
+                spots = [j for j, lit in enumerate(rule.body)
+                         if (a := atom_of(lit)) and a[1] and key_of(a[0]) in members]
+                if not spots:
+                    base.append((k, self._compile(rule, same)))
+                for j in spots:
+                    body = list(rule.body)
+                    body[j] = _delta_atom(body[j])
+                    step.append((k, self._compile(Rule(rule.head, tuple(body), rule.loc), same)))
+        return base, step
+
+    def _run_semi_naive(self, comp: list, funcs: tuple, ctx: "_Context") -> None:
+        """Fixpoint of a recursive stratum where each round joins only with the facts
+        derived in the round before (the same least fixpoint as re-running every rule,
+        without re-deriving old facts each round)."""
+        base, step = funcs
+        rel = ctx.rel
+        new: dict = {k: set() for k in comp}
+        for k, fn in base:
+            new[k].update(fn(rel, ctx.index))
+        for k in comp:
+            rel[k] = set()
+        rounds = 0
+        while any(new.values()):
+            rounds += 1
+            if rounds > _MAX_ROUNDS:
+                raise ModelError(
+                    f"the recursive relations {', '.join(comp)} did not reach a fixpoint in "
+                    f"{_MAX_ROUNDS} rounds; their recursion is probably unbounded (GDL's "
+                    "recursion restriction)", function="reasoner")
+            for k in comp:
+                rel[k].update(new[k])
+                rel[_delta_key(k)] = new[k]
+                self._extend_indexes(ctx, k, new[k])
+                ctx.forget(_delta_key(k))
+            found: dict = {k: set() for k in comp}
+            for k, fn in step:
+                found[k].update(fn(rel, ctx.index))
+            new = {k: found[k] - rel[k] for k in comp}
+        for k in comp:
+            rel.pop(_delta_key(k), None)
+            ctx.forget(k)
+            ctx.forget(_delta_key(k))
+        ctx.done.add(self._stratum_of[comp[0]])
+
+    def _extend_indexes(self, ctx: "_Context", key: str, facts: set) -> None:
+        """Add ``facts`` (just added to relation ``key``) to the context's indexes on it,
+        rather than rebuilding them from the whole relation every round."""
+        for (k, spec), found in ctx.idx.items():
+            if k != key:
+                continue
+            part = self._builders[spec](facts)
+            if isinstance(found, list):
+                found.extend(part)
+            elif isinstance(found, dict):
+                for bucket_key, bucket in part.items():
+                    old = found.get(bucket_key)
+                    if old is None:
+                        found[bucket_key] = bucket
+                    else:
+                        old.extend(bucket)
+            # else: the index is the relation itself, already extended
 
     # ------------------------------------------------------------------ compilation
     def _compile(self, rule: Rule, same_stratum: set) -> Callable:
@@ -397,7 +477,7 @@ class _RuleCompiler:
         return fn
 
     def _never(self, key: str) -> bool:
-        if key in _INPUTS or key in self.owner._by_head:
+        if key in _INPUTS or key in self.owner._by_head or key in self.same:
             return False
         return True
 
@@ -431,8 +511,8 @@ class _RuleCompiler:
 
     def _cost(self, atom, bound: set) -> float:
         key = key_of(atom)
-        if key == "does/2":
-            size = 2.0
+        if key == "does/2" or _NEW + "/" in key:
+            size = 2.0  # a joint move; the facts new in a semi-naive round
         elif self.is_static(key):
             size = float(len(self.owner._static.get(key, ())))
         else:
@@ -539,6 +619,18 @@ class _RuleCompiler:
         if not conds:
             return f"{bucket}"
         return f"any({' and '.join(conds)} for g in {bucket})"
+
+
+def _delta_key(key: str) -> str:
+    name, arity = key.rsplit("/", 1)
+    return f"{name}{_NEW}/{arity}"
+
+
+def _delta_atom(atom):
+    """``atom`` reading relation ``name$new`` (a name no parsed symbol can have)."""
+    if isinstance(atom, tuple):
+        return (atom[0] + _NEW, *atom[1:])
+    return atom + _NEW
 
 
 def _comparison(lit) -> tuple:

@@ -51,6 +51,9 @@ class GroundingLimits:
     max_atoms: int = 60_000       # possibly-true atoms of state-dependent relations
     max_rules: int = 150_000      # ground rules
     max_fluents: int = 5_000      # bits of the state encoding
+    # source of one joint move's specialized next-state function (checked by
+    # ggp.gdl.grounded.make_reasoner; corpus games that play well stay under 50,000)
+    max_step_chars: int = 200_000
 
 
 class NotGroundable(ModelLoadError):
@@ -105,8 +108,7 @@ def ground(rules: list[Rule], limits: GroundingLimits = GroundingLimits()) -> Gr
 
 
 def _ground(rules: list[Rule], limits: GroundingLimits) -> GroundProgram:
-    # CPU time of this thread: the budget does not shrink on a busy machine
-    deadline = time.thread_time() + limits.seconds
+    deadline = _Deadline(limits.seconds)
     flat = normalize(rules)
     roles = list(dict.fromkeys(r.head[1] for r in rules if key_of(r.head) == "role/1"
                                and not r.body))
@@ -147,7 +149,7 @@ def _ground(rules: list[Rule], limits: GroundingLimits) -> GroundProgram:
         for values in facts:
             head, body = make(values)
             out[head].append(body)
-        if time.thread_time() > deadline:
+        if deadline.passed():
             raise NotGroundable(f"grounding took longer than {limits.seconds} s of CPU time")
     # state-independent legal/goal/terminal/next/sees facts hold in every state
     for key in TARGETS:
@@ -203,11 +205,35 @@ def _bound_vars(body) -> list:
     return list(seen)
 
 
+class _Deadline:
+    """A budget of CPU time of this thread (it does not shrink on a busy machine).
+
+    Reading the thread's CPU clock is a system call (microseconds, far more on a loaded
+    machine), so it is read at most every 10 ms of wall time: wall time bounds CPU time,
+    so the deadline is missed by at most 10 ms."""
+
+    def __init__(self, seconds: float) -> None:
+        self.end = time.thread_time() + seconds
+        self.next_look = time.perf_counter()
+
+    def passed(self) -> bool:
+        now = time.perf_counter()
+        if now < self.next_look:
+            return False
+        self.next_look = now + 0.01
+        return time.thread_time() > self.end
+
+
 class _Budgeted(CompiledReasoner):
     """The compiled reasoner with a deadline (thread CPU time) checked before every rule
-    evaluation: a fixpoint over a huge relaxed game must not run for minutes."""
+    evaluation: a fixpoint over a huge relaxed game must not run for minutes. Recursive
+    strata are evaluated semi-naively: the relaxed game is one big recursive stratum
+    (``$true`` depends on ``next``) that needs as many rounds as the longest chain of
+    moves, and re-running every rule each round made grounding quadratic in that."""
 
-    def __init__(self, rules: list[Rule], deadline: float) -> None:
+    semi_naive = True
+
+    def __init__(self, rules: list[Rule], deadline: "_Deadline") -> None:
         self.deadline = deadline
         super().__init__(rules)
 
@@ -216,14 +242,14 @@ class _Budgeted(CompiledReasoner):
         deadline = self.deadline
 
         def guarded(rel, index):
-            if time.thread_time() > deadline:
+            if deadline.passed():
                 raise NotGroundable("the possibly-true atoms were not found in time")
             return fn(rel, index)
 
         return guarded
 
 
-def _evaluate(relaxed: list[Rule], deadline: float) -> dict:
+def _evaluate(relaxed: list[Rule], deadline: "_Deadline") -> dict:
     """Every relation of the relaxed program (all of them are state-independent)."""
     try:
         engine = _Budgeted(relaxed, deadline)
@@ -269,11 +295,18 @@ def _instantiator(rule: Rule, names: list, dynamic: set, possible: dict):
         else:
             env[f"W{len(wild)}"] = _matcher(atom, possible[key])
             wild.append(f"W{len(wild)}({_binding_code(atom, slot)})")
-    neg = f"[x for x, S in ({''.join(n + ', ' for n in negs)}) if x in S]" if negs else "[]"
-    # names like S0/W0 are only used for the sets and matchers in env
-    neg += "".join(f" + {w}" for w in wild)
+    if not negs and not wild:  # the common case: no work per instance
+        neg = "()"
+    elif len(negs) == 1 and not wild:
+        x, s_name = negs[0][1:-1].rsplit(", ", 1)
+        neg = f"(({x},) if {x} in {s_name} else ())"
+    else:
+        neg = f"[x for x, S in ({''.join(n + ', ' for n in negs)}) if x in S]" if negs else "[]"
+        # names like S0/W0 are only used for the sets and matchers in env
+        neg += "".join(f" + {w}" for w in wild)
+        neg = f"tuple(dict.fromkeys({neg}))"
     code = (f"def make(t):\n    return {_term_code(rule.head, slot)}, "
-            f"(({''.join(p + ', ' for p in pos)}), tuple(dict.fromkeys({neg})))\n")
+            f"(({''.join(p + ', ' for p in pos)}), {neg})\n")
     exec(compile(code, "<gdl-instance>", "exec"), env)  # noqa: S102 - our own code
     return env["make"]
 

@@ -47,7 +47,9 @@ def make_reasoner(rules: list[Rule], engine: str = "auto",
         raise ValueError(f"unknown GDL engine {engine!r} (expected auto, grounded or compiled)")
     if engine != "compiled":
         try:
-            return GroundedReasoner(ground(rules, limits))
+            reasoner = GroundedReasoner(ground(rules, limits))
+            reasoner.check_step_code(limits.max_step_chars)
+            return reasoner
         except NotGroundable as exc:
             if engine == "grounded":
                 raise
@@ -145,6 +147,23 @@ class GroundedReasoner:
                 except (TypeError, ValueError):
                     raise NotGroundable(f"goal value {to_kif(atom[2])} is not a number") from None
         return {r: sorted(v, key=lambda p: (-p[0], str(p[1]))) for r, v in values.items()}
+
+    def check_step_code(self, max_chars: int) -> None:
+        """Raise :class:`NotGroundable` when the next-state function specialized for the
+        first joint move of the initial state has more than ``max_chars`` characters of
+        source: every new joint move would cost as much to generate and compile (backgammon:
+        ~600,000 characters, ~25 ms, a new joint move almost every step), which makes the
+        engine far slower than the compiled one. The function stays cached."""
+        state = self.initial_state()
+        legal = self.legal_moves(state)
+        if self.is_terminal(state) or not all(legal.values()):
+            return
+        before = self._joint_chars
+        self.next_state(state, {role: moves[0] for role, moves in legal.items()})
+        size = self._joint_chars - before
+        if size > max_chars:
+            raise NotGroundable(f"a next-state function specialized for one joint move has "
+                                f"{size} characters of code (limit {max_chars})")
 
     # ------------------------------------------------------------------ moves
     def next_state(self, state: int, joint: dict) -> int:
