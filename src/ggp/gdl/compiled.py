@@ -215,10 +215,7 @@ class CompiledReasoner:
                 changed = False
                 rounds += 1
                 if rounds > _MAX_ROUNDS:
-                    raise ModelError(
-                        f"the recursive relations {', '.join(comp)} did not reach a fixpoint in "
-                        f"{_MAX_ROUNDS} rounds; their recursion is probably unbounded (GDL's "
-                        "recursion restriction)", function="reasoner")
+                    raise _no_fixpoint(comp)
                 for k in comp:  # indexes on this component's relations go stale each round
                     ctx.forget(k)
                 for k, fn in funcs:
@@ -266,10 +263,7 @@ class CompiledReasoner:
         while any(new.values()):
             rounds += 1
             if rounds > _MAX_ROUNDS:
-                raise ModelError(
-                    f"the recursive relations {', '.join(comp)} did not reach a fixpoint in "
-                    f"{_MAX_ROUNDS} rounds; their recursion is probably unbounded (GDL's "
-                    "recursion restriction)", function="reasoner")
+                raise _no_fixpoint(comp)
             for k in comp:
                 rel[k].update(new[k])
                 rel[_delta_key(k)] = new[k]
@@ -619,6 +613,13 @@ class _RuleCompiler:
         if not conds:
             return f"{bucket}"
         return f"any({' and '.join(conds)} for g in {bucket})"
+
+
+def _no_fixpoint(comp: list) -> ModelError:
+    return ModelError(
+        f"the recursive relations {', '.join(comp)} did not reach a fixpoint in "
+        f"{_MAX_ROUNDS} rounds; their recursion is probably unbounded (GDL's "
+        "recursion restriction)", function="reasoner")
 
 
 def _delta_key(key: str) -> str:
