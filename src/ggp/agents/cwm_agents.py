@@ -46,8 +46,9 @@ class CWMAgent(Agent):
         self.init = init
         self.name = f"cwm-{init['planner']}"
         self.move_seconds = move_seconds
+        # synthesized code only computes: no network, no processes, nothing outside its box
         self.limits = Limits(memory_mb=memory_mb, cpu_seconds=3600,
-                             max_output_bytes=1024 * 1024)
+                             max_output_bytes=1024 * 1024, restricted=True, network=False)
         self.log_file = log_file
         self.worker: Worker | None = None
         self.report: dict[str, Any] = {}

@@ -67,6 +67,9 @@ def arena(
     trajectories: bool = typer.Option(True, help="Also write every full match record to "
                                       "trajectories.jsonl."),
     plots: bool = typer.Option(True, help="Draw plots in the report (needs matplotlib)."),
+    trusted: bool = typer.Option(False, "--trusted", help="Allow .py games, which the "
+                                 "arena runs in its own processes, outside the sandbox: "
+                                 "only for code you wrote or read."),
 ) -> None:
     """Run (or resume) a tournament, then write its report.
 
@@ -75,6 +78,9 @@ def arena(
     """
     from ggp.arena.report import write_report
     from ggp.arena.tournament import TournamentConfig, check_config, run_tournament
+    from ggp.cli.core import refuse_untrusted
+
+    refuse_untrusted(split_specs(game), trusted, "arena")
 
     config = TournamentConfig(
         games=split_specs(game), agents=split_specs(agent), opponents=split_specs(opponent),
