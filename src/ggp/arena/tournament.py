@@ -50,7 +50,8 @@ class TournamentConfig:
             forfeit after exceeding it). None: no limit for in-process agents, 60 s for
             sandboxed ones.
         memory_mb: address-space limit of each sandboxed agent worker.
-        network: False cuts sandboxed agent workers off the network.
+        network: True gives sandboxed agent workers the network (their box has none
+            otherwise).
         max_steps: a match longer than this is an error of the game, not of an agent.
     """
 
@@ -62,7 +63,7 @@ class TournamentConfig:
     sandbox: bool = False
     move_seconds: float | None = None
     memory_mb: int = AGENT_LIMITS.memory_mb
-    network: bool = True
+    network: bool = False
     max_steps: int = 100_000
 
     def __post_init__(self) -> None:

@@ -62,8 +62,8 @@ def arena(
     move_seconds: float = typer.Option(None, help="Time per move; a slower agent forfeits "
                                        "(sandboxed agents default to 60 s)."),
     memory_mb: int = typer.Option(2048, help="Memory limit of each sandboxed agent (MiB)."),
-    network: bool = typer.Option(True, help="--no-network cuts sandboxed agents off the "
-                                 "network (needs network namespaces)."),
+    network: bool = typer.Option(False, help="Give sandboxed agents the network (e.g. an "
+                                 "llm agent in a file); by default their box has none."),
     trajectories: bool = typer.Option(True, help="Also write every full match record to "
                                       "trajectories.jsonl."),
     plots: bool = typer.Option(True, help="Draw plots in the report (needs matplotlib)."),

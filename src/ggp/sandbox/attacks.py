@@ -348,6 +348,7 @@ class Bait:
     unix_path: str
     root: str
     received: list[str] = field(default_factory=list)
+    _previous: str | None = field(default=None, repr=False)
     _sockets: list[socket.socket] = field(default_factory=list, repr=False)
     _stop: threading.Event = field(default_factory=threading.Event, repr=False)
 
@@ -378,7 +379,10 @@ class Bait:
         for sock in self._sockets:
             with contextlib.suppress(OSError):
                 sock.close()
-        os.environ.pop(SECRET_VAR, None)
+        if self._previous is None:
+            os.environ.pop(SECRET_VAR, None)
+        else:
+            os.environ[SECRET_VAR] = self._previous
         for path in self.canaries + [self.unix_path]:
             with contextlib.suppress(OSError):
                 os.unlink(path)
@@ -437,10 +441,11 @@ def bait(extra_canaries: tuple[str, ...] = ()) -> Bait:
     os.chmod(unix_path, 0o777)
     unix.listen(8)
     secret = f"sk-fake-{uuid.uuid4().hex}"
+    previous = os.environ.get(SECRET_VAR)
     os.environ[SECRET_VAR] = secret
     result = Bait(secret=secret, canaries=canaries, tcp_port=tcp.getsockname()[1],
                   udp_port=udp.getsockname()[1], unix_path=unix_path, root=root,
-                  _sockets=[tcp, udp, unix])
+                  _sockets=[tcp, udp, unix], _previous=previous)
     for sock, kind in ((tcp, "a TCP connection"), (unix, "a Unix-socket connection")):
         threading.Thread(target=_accept, args=(sock, kind, result), daemon=True).start()
     threading.Thread(target=_receive, args=(udp, result), daemon=True).start()
