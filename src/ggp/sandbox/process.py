@@ -1,17 +1,24 @@
 """A limited child process: the primitive under :func:`~ggp.sandbox.run_entry` and
 :class:`~ggp.sandbox.Worker`.
 
-The child starts as a short launcher (``_LAUNCHER``, trusted code) that cuts the network
-when asked, lowers its resource limits, arranges to die with its parent and then replaces
-itself with a fresh ``python -I`` interpreter running :mod:`ggp.sandbox._child`, so no
-untrusted code ever runs without the limits. It runs in its own session (so the whole
-process group, forks included, can be killed at once), with an environment holding only
-``PATH`` and a locale (plus thread caps for numerical libraries), in a private temporary
-working directory, and, for restricted children of a root parent, as the ``nobody`` user.
-Requests go to the child's stdin as JSON lines; replies come back on a dedicated pipe so
-that whatever the child prints cannot corrupt them. The child's stdout and stderr are
+The child runs in a bubblewrap (``bwrap``) box: fresh PID, IPC, UTS and mount namespaces
+(and network, when offline), a root holding read-only binds of the system's programs and
+libraries, the interpreter and the ``ggp`` package, a fresh ``/proc``, a minimal ``/dev``,
+a private ``/tmp`` and the private working directory; ``--die-with-parent`` and
+``--new-session``. Inside, a short launcher (``_LAUNCHER``, trusted code) drops a root
+parent's child to a uid of its own, lowers the resource limits and replaces itself with a
+fresh ``python -I`` interpreter running :mod:`ggp.sandbox._child`, so no untrusted code
+ever runs without them. The parent starts bwrap in its own session, so killing that
+process group kills the box (its PID 1 dies with bwrap, and every process of the box with
+it). Requests go to the child's stdin as JSON lines; replies come back on a dedicated pipe
+so that whatever the child prints cannot corrupt them. The child's stdout and stderr are
 drained by threads that keep only a tail of each and kill the child when it prints more
 than allowed.
+
+Where bwrap cannot run, :func:`sandbox_mode` refuses (:class:`SandboxUnavailable`) unless
+``GGP_ALLOW_WEAK_SANDBOX=1``: then the launcher alone provides the limits, a network
+namespace where the kernel allows one, ``PR_SET_PDEATHSIG``, and ``nobody`` for restricted
+children of root (the weaker mode, not a security boundary).
 """
 
 from __future__ import annotations
