@@ -147,3 +147,15 @@ def test_play_and_arena_refuse_a_py_game_without_trusted(tmp_path, command):
     result = _ggp(*args, cwd=tmp_path)
     assert result.returncode == 2
     assert "--trusted" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.no_box
+def test_arena_sandbox_does_not_box_a_cwm_agent_twice():
+    from ggp.arena.tournament import TournamentConfig, schedule
+
+    config = TournamentConfig(games=["tic_tac_toe"], agents=["cwm_mcts:run=x.py", "mcts"],
+                              opponents=["agent.py"], matches=1, sandbox=True)
+    flags = {task.focal: task.sandboxed[task.focal_seat]
+             for task in schedule(config, {"tic_tac_toe": 2})}
+    assert flags == {"cwm_mcts:run=x.py": False, "mcts": True}
+    assert all(task.sandboxed[1 - task.focal_seat] for task in schedule(config, {"tic_tac_toe": 2}))

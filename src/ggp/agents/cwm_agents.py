@@ -33,6 +33,10 @@ from ggp.sandbox import Limits, Worker
 
 log = logging.getLogger("ggp.cwm")
 
+#: Agents whose untrusted code (the CWM) already runs in a sandbox of its own; the arena
+#: does not wrap them in another (see ggp.arena.tournament).
+SELF_SANDBOXED = ("cwm_ismcts", "cwm_mcts")
+
 
 class CWMAgent(Agent):
     """Parent-side proxy of an agent planning on a CWM inside a sandboxed worker.

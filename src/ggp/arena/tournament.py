@@ -138,12 +138,24 @@ def schedule(config: TournamentConfig, num_players: dict[str, int],
                     tasks.append(MatchTask(
                         key=key, game=game, seats=seats, seed=match_seed(config.seed, key),
                         focal=focal, opponent=opponent, focal_seat=seat, index=index,
-                        sandboxed=tuple(config.sandbox or is_file_spec(s) for s in seats),
+                        sandboxed=tuple(_needs_worker(config, s) for s in seats),
                         move_seconds=config.move_seconds, memory_mb=config.memory_mb,
                         network=config.network, max_steps=config.max_steps,
                         trajectory=trajectories,
                     ))
     return tasks
+
+
+def _needs_worker(config: TournamentConfig, spec: str) -> bool:
+    """Whether the agent ``spec`` plays from a sandboxed agent worker: file agents always,
+    others with ``--sandbox``, except agents that already keep their untrusted code in a
+    sandbox of their own (CWM agents: a box inside a box cannot be made)."""
+    from ggp.agents.cwm_agents import SELF_SANDBOXED
+    from ggp.agents import parse_agent_spec
+
+    if is_file_spec(spec):
+        return True
+    return config.sandbox and parse_agent_spec(spec)[0] not in SELF_SANDBOXED
 
 
 def check_config(config: TournamentConfig) -> dict[str, dict[str, Any]]:
