@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ggp.sandbox.attacks import wait_until_gone
 from ggp.sandbox import Limits, SandboxFailure, Worker, run_entry
+from ggp.sandbox.attacks import wait_until_gone
 
 ENTRIES = str(Path(__file__).with_name("sandbox_entries.py"))
 SMALL = Limits(memory_mb=512, cpu_seconds=30, max_output_bytes=200_000)

@@ -11,7 +11,13 @@ import pytest
 
 from ggp.cwm.attack_suite import ENTRY_POINTS, GROUPS, run_attack
 from ggp.sandbox import attacks
-from ggp.sandbox.attacks import bait, boxed_processes, hostile_agent, hostile_model, leftover_processes
+from ggp.sandbox.attacks import (
+    bait,
+    boxed_processes,
+    hostile_agent,
+    hostile_model,
+    leftover_processes,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 

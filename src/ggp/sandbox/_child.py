@@ -20,11 +20,12 @@ and writes one JSON reply per request to ``reply_fd``: ``{"ok": value}`` or ``{"
 A module ``entry`` (ggp's own worker code) is imported before the guard is installed; a
 ``.py`` entry after it.
 
-The guard is an audit hook (PEP 578), a second line of defence behind the operating
-system box (bubblewrap) and limits: it sees what Python code does, not what native code does. Offline children
-(``network`` false) may not connect, bind or send on sockets; restricted children may in
-addition not start processes or signal others, load native code through ``ctypes``, change
-their environment or limits, or write, rename or delete files outside their directory.
+The guard is an audit hook (PEP 578), defence in depth behind the operating system box
+(bubblewrap) and the limits: it sees what Python code does, not what native code does,
+and code with memory access can switch it off. Offline children (``network`` false) may
+not connect, bind or send on sockets; restricted children may in addition not start
+processes or signal others, load native code through ``ctypes``, change their environment
+or limits, or write, rename or delete files outside their directory.
 """
 
 from __future__ import annotations

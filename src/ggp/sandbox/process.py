@@ -74,16 +74,14 @@ class Limits:
         output_bytes: how much of the tail of stdout and of stderr is kept.
         max_output_bytes: the child is killed once it has printed more than this in
             total (stdout + stderr). None: never killed for output (the excess is dropped).
-        network: False runs the child in new user and network namespaces, with no
-            interface up (needs root or unprivileged user namespaces), and its guard
-            refuses sockets. Where namespaces cannot be made, only the guard remains (native
-            code keeps the network) and a warning is issued once.
-        restricted: for code that only computes (candidate programs): the child may not
-            start processes or threads (``RLIMIT_NPROC`` 0, which the kernel enforces
-            for every user but root), its guard refuses process creation, ``ctypes``,
-            sockets and writing or deleting outside its directory, it gets the standard
-            library and ``ggp`` only (``python -S``), and a root parent runs it as
-            ``nobody`` where it can (see docs/sandbox.md).
+        network: False gives the box a network namespace of its own, with no interface
+            up, and the guard refuses sockets. (In the weaker mode: new user and network
+            namespaces where the kernel allows them, else only the guard, with a warning.)
+        restricted: for code that only computes (synthesized code): the child may not
+            start processes or threads (``RLIMIT_NPROC`` 0), its guard refuses process
+            creation, ``ctypes``, sockets and writing or deleting outside its directory,
+            and it gets the standard library and ``ggp`` only (``python -S``); see
+            docs/sandbox.md.
         processes: most processes and threads an unrestricted child may have at once
             (``RLIMIT_NPROC``), enforced where the child has a uid of its own (in the box
             below a root parent); restricted children get 0.
@@ -265,6 +263,10 @@ def _box_command(limits: Limits, argv: list[str], workdir: str, uid: int | None,
                 steps += ["--perms", "0755", "--dir", name]
         return steps
 
+    # the private /tmp first: an interpreter or virtual environment under /tmp (as on
+    # some CI machines) is then bound on top of it rather than hidden by it
+    command += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
+    made.add("/tmp")
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         host = f"/{name}"
         if os.path.islink(host):
@@ -273,8 +275,6 @@ def _box_command(limits: Limits, argv: list[str], workdir: str, uid: int | None,
             command += ["--ro-bind", host, host]
     for path in _read_only_paths(limits.network, extra):
         command += [*parents(path), "--ro-bind", path, path]
-    command += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
-    made.add("/tmp")
     # the environment is the one Popen passes (BASE_ENV and the caller's additions)
     command += [*parents(workdir), "--bind", workdir, workdir, "--chdir", workdir, "--"]
     return command + _launcher_command(argv[0], limits, argv, weak=False, uid=uid)
