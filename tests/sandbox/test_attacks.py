@@ -112,10 +112,12 @@ def _names():
             if a.name not in ("cpu_bomb", "memory_bomb", "fork_bomb", "output_flood")]
 
 
-@pytest.mark.parametrize("how", ["cwm_agent", "file_agent"])
-def test_arena_cli_contains_a_hostile_agent(lure, tmp_path, how):
+@pytest.mark.parametrize("how, workers", [("cwm_agent", "0"), ("cwm_agent", "1"),
+                                          ("file_agent", "0")])
+def test_arena_cli_contains_a_hostile_agent(lure, tmp_path, how, workers):
     # every attack in one file, the fatal ones last (kill parent, kill group...): through
-    # `ggp arena -j 0`, whose process the hostile code would kill if it could
+    # `ggp arena -j 0` (matches in the ggp process) and `-j 1` (in a pool worker), whose
+    # processes the hostile code would kill if it could
     build = hostile_model if how == "cwm_agent" else hostile_agent
     path = tmp_path / "hostile.py"
     path.write_text(build(_names(), lure.ctx()))
@@ -124,7 +126,7 @@ def test_arena_cli_contains_a_hostile_agent(lure, tmp_path, how):
     out = tmp_path / "out"
     before = boxed_processes()
     result = _ggp("arena", "-g", "tic_tac_toe", "-a", spec, "-o", "random", "-n", "1",
-                  "-j", "0", "--out", str(out), "--no-plots", "--move-seconds", "5",
+                  "-j", workers, "--out", str(out), "--no-plots", "--move-seconds", "5",
                   cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-2000:]
     records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
