@@ -265,7 +265,10 @@ def _box_command(limits: Limits, argv: list[str], workdir: str, uid: int | None,
 
     # the private /tmp first: an interpreter or virtual environment under /tmp (as on
     # some CI machines) is then bound on top of it rather than hidden by it
-    command += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
+    # (its size is capped: a tmpfs lives in memory, outside RLIMIT_AS)
+    tmp_bytes = max(64, 4 * limits.file_mb) * _MIB
+    command += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size",
+                str(tmp_bytes), "--tmpfs", "/tmp"]
     made.add("/tmp")
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         host = f"/{name}"
