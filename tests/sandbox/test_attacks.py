@@ -167,3 +167,11 @@ def test_arena_sandbox_does_not_box_a_cwm_agent_twice():
              for task in schedule(config, {"tic_tac_toe": 2})}
     assert flags == {"cwm_mcts:run=x.py": False, "mcts": True}
     assert all(task.sandboxed[1 - task.focal_seat] for task in schedule(config, {"tic_tac_toe": 2}))
+
+
+def test_check_timeout_option_bounds_a_hanging_model(tmp_path):
+    path = tmp_path / "hanging.py"
+    path.write_text("while True:\n    pass\n")
+    result = _ggp("check", str(path), "--timeout", "2", cwd=tmp_path, timeout=120)
+    assert result.returncode == 1, result.stderr[-500:]
+    assert "sandbox" in result.stdout and "timeout" in result.stdout
