@@ -243,3 +243,27 @@ def test_killing_a_sandboxed_tournament_leaves_no_agent_behind(tmp_path):
                      and "\nState:\tZ" not in Path(f"/proc/{p}/status").read_text()]):
         assert time.monotonic() < deadline, f"left behind: {alive}"
         time.sleep(0.1)
+
+
+def test_kill_9_of_the_tournament_alone_leaves_no_pool_process(tmp_path):
+    # only the CLI is killed (not its group): its pool workers, the forkserver and the
+    # resource tracker must notice and go
+    command = [sys.executable, "-m", "ggp.cli.main", "arena", "-g", "tic_tac_toe",
+               "-a", "mcts:sims=2000", "-o", "random", "-n", "50", "-j", "2",
+               "--out", str(tmp_path), "--no-plots"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    deadline = time.monotonic() + 120
+    while len(below := _descendants(process.pid)) < 4:  # tracker, forkserver, 2 workers
+        assert process.poll() is None and time.monotonic() < deadline, "no pool started"
+        time.sleep(0.1)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    deadline = time.monotonic() + 20
+    while (alive := [p for p in below if Path(f"/proc/{p}").exists()
+                     and "\nState:\tZ" not in Path(f"/proc/{p}/status").read_text()]):
+        if time.monotonic() > deadline:
+            for pid in alive:  # the leftovers of this test, still alive: end them
+                os.kill(pid, signal.SIGKILL)
+            pytest.fail(f"left behind: {alive}")
+        time.sleep(0.1)

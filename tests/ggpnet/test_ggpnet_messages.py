@@ -153,3 +153,15 @@ def test_any_text_parses_or_raises_message_error(text):
     except MessageError:
         return
     assert isinstance(message, (Info, Preview, Start, Play, Abort))
+
+
+def test_a_huge_start_is_read_without_parsing_its_rules():
+    # megabytes of rules: the fields are found directly (the full parse took minutes)
+    from ggp.ggpnet.messages import QUICK_START_BYTES, Start, parse_message
+
+    facts = " ".join(f"(fact{i} a{i} (b c))" for i in range(QUICK_START_BYTES // 15))
+    start = parse_message(f"(START m7 XPlayer ((role xplayer) {facts}) 10 5)")
+    assert isinstance(start, Start)
+    assert (start.match_id, start.role, start.start_clock, start.play_clock) == \
+        ("m7", "xplayer", 10.0, 5.0)
+    assert start.rules.startswith("(role xplayer) (fact0 a0 (b c))")

@@ -156,3 +156,22 @@ def test_full_collections_are_postponed_only_during_matches():
     assert _QuietGC._holders == before + 1 and gc.get_threshold()[2] == 1_000_000
     assert two.handle("(STOP b NIL)") == (200, "done")
     assert _QuietGC._holders == before and gc.get_threshold() == default
+
+
+def test_abort_stops_the_preparation_and_drops_what_it_built():
+    # a START whose clock is over at once: the player answers while preparing, then the
+    # ABORT makes the preparation give up and keep nothing (abandoned STARTs piled up
+    # rule sets: 1-1.6 GB each on a 6.8 MB game)
+    player = quick_player()
+    text, _ = start_text(gdl_file("ticTacToe.kif"), clocks=(0, 1))
+    with player._preparing:  # as if an earlier preparation were still running
+        assert player.handle(text) == (200, "ready")
+        match = player._match
+        assert player.handle("(ABORT m1)") == (200, "aborted")
+    assert match.ready.wait(60)
+    with player._preparing:  # the preparation has let go, keeping nothing
+        assert match.model is None and match.game is None
+    again, game = start_text(gdl_file("ticTacToe.kif"), match_id="m2")
+    assert player.handle(again) == (200, "ready")  # the player is free for the next match
+    status, move = player.handle("(PLAY m2 NIL)")
+    assert status == 200 and move in game.legal(game.initial())["xplayer"]

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import math
 import pkgutil
+import typing
 from functools import cache
 from typing import Callable
 
@@ -21,7 +23,7 @@ from ggp.core.registry import parse_value
 AgentFactory = Callable[..., Agent]
 _FACTORIES: dict[str, AgentFactory] = {}
 
-__all__ = ["Agent", "MatchInfo", "agent_names", "make_agent", "register_agent"]
+__all__ = ["Agent", "MatchInfo", "agent_names", "check_spec", "make_agent", "register_agent"]
 
 
 class AgentSpecError(GGPError):
@@ -63,6 +65,18 @@ def parse_agent_spec(spec: str) -> tuple[str, dict]:
 
 def make_agent(spec: str, model: WorldModel) -> Agent:
     """Build the agent described by ``spec``, planning with ``model``."""
+    name, settings = check_spec(spec)
+    try:
+        return _FACTORIES[name](model, **settings)
+    except ValueError as exc:  # a setting out of its range, e.g. rollouts=0
+        raise AgentSpecError(f"Agent spec {spec!r}: {exc}.") from exc
+
+
+def check_spec(spec: str) -> tuple[str, dict]:
+    """Parse ``spec`` and check it names a registered agent with settings it takes, each
+    of the right kind: whole numbers for ``int`` settings, finite numbers for ``float``
+    ones, neither negative, ``true``/``false`` for ``bool`` ones. Raises
+    :class:`AgentSpecError` with a one-line reason."""
     _load_agent_modules()
     name, settings = parse_agent_spec(spec)
     if name not in _FACTORIES:
@@ -78,4 +92,32 @@ def make_agent(spec: str, model: WorldModel) -> Agent:
             f"Agent {name!r} has no setting {', '.join(unknown)}; its settings are: "
             f"{', '.join(options) or 'none'}."
         )
-    return factory(model, **settings)
+    try:
+        hints = typing.get_type_hints(factory)
+    except Exception:  # noqa: BLE001 - unresolvable hints: judge by the defaults alone
+        hints = {}
+    for key, value in settings.items():
+        default = accepted[key].default
+        kind = hints.get(key, type(default) if default is not inspect.Parameter.empty
+                         else None)
+        problem = _setting_problem(kind, value)
+        if problem:
+            raise AgentSpecError(f"Agent {name!r}: setting {key}={value!r} {problem} "
+                                 f"(in {spec!r}).")
+    return name, settings
+
+
+def _setting_problem(kind: object, value: object) -> str:
+    if kind is bool:
+        return "" if isinstance(value, bool) else "must be true or false"
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return "must be a whole number"
+    elif kind is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return "must be a number"
+        if not math.isfinite(value):
+            return "must be a finite number"
+    else:
+        return ""
+    return "must not be negative" if value < 0 else ""

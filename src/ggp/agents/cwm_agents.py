@@ -33,6 +33,10 @@ from ggp.sandbox import Limits, Worker
 
 log = logging.getLogger("ggp.cwm")
 
+#: Agents whose untrusted code (the CWM) already runs in a sandbox of its own; the arena
+#: does not wrap them in another (see ggp.arena.tournament).
+SELF_SANDBOXED = ("cwm_ismcts", "cwm_mcts")
+
 
 class CWMAgent(Agent):
     """Parent-side proxy of an agent planning on a CWM inside a sandboxed worker.
@@ -46,8 +50,9 @@ class CWMAgent(Agent):
         self.init = init
         self.name = f"cwm-{init['planner']}"
         self.move_seconds = move_seconds
+        # synthesized code only computes: no network, no processes, nothing outside its box
         self.limits = Limits(memory_mb=memory_mb, cpu_seconds=3600,
-                             max_output_bytes=1024 * 1024)
+                             max_output_bytes=1024 * 1024, restricted=True, network=False)
         self.log_file = log_file
         self.worker: Worker | None = None
         self.report: dict[str, Any] = {}

@@ -30,13 +30,14 @@ def check_agent_spec(spec: str) -> None:
         if not Path(name).is_file():
             raise AgentSpecError(f"Agent file {name!r} (from spec {spec!r}) does not exist.")
         return
-    from ggp.agents import agent_names
+    from ggp.agents import agent_names, check_spec
 
     if name not in agent_names():
         raise AgentSpecError(
             f"Unknown agent {name!r}. Known agents: {', '.join(agent_names())}, or a path "
             "to a .py file defining make_agent(model, **settings)."
         )
+    check_spec(spec)
 
 
 def build_agent(spec: str, model: WorldModel) -> Agent:

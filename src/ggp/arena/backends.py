@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import select
+import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -55,7 +57,8 @@ def run_local(tasks: Iterable[MatchTask], on_done: OnDone, *, workers: int | Non
     # forkserver: workers never inherit this process's threads (progress display, Ray).
     context = multiprocessing.get_context("forkserver")
     pending = iter(tasks)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                             initializer=_die_with, initargs=(os.getpid(),)) as pool:
         running = set()
         while True:
             while len(running) < workers * _IN_FLIGHT_PER_WORKER:
@@ -72,6 +75,23 @@ def run_local(tasks: Iterable[MatchTask], on_done: OnDone, *, workers: int | Non
                 except BrokenProcessPool as exc:
                     raise TournamentError(_DIED) from exc
                 on_done(*result)
+
+
+def _die_with(pid: int) -> None:
+    """Pool-worker initializer: exit as soon as the tournament process ``pid`` is gone, even
+    by ``kill -9`` (a worker's parent is the forkserver, and a worker blocked on its queue
+    would otherwise wait forever, keeping the resource tracker alive too). The sandboxes
+    of its matches die with it."""
+    try:
+        handle = os.pidfd_open(pid)  # Linux 5.3+
+    except ProcessLookupError:  # gone already
+        os._exit(1)
+
+    def watch() -> None:
+        select.select([handle], [], [])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="ggp-die-with-tournament", daemon=True).start()
 
 
 def run_ray(tasks: Iterable[MatchTask], on_done: OnDone, *, workers: int | None,

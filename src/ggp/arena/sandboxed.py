@@ -20,6 +20,7 @@ from typing import Any
 
 from ggp.agents.base import Agent, MatchInfo
 from ggp.arena.agent_specs import build_agent, is_file_spec
+from ggp.core.errors import GGPError
 from ggp.core.model import load_model
 from ggp.core.protocol import Action, ObsActionHistory, State
 from ggp.sandbox import Limits, Worker
@@ -48,7 +49,7 @@ class SandboxedAgent(Agent):
         start_seconds: float = 60.0,
         limits: Limits = AGENT_LIMITS,
     ) -> None:
-        # The worker runs in a temporary directory: file paths must be absolute there.
+        # Files are copied into the worker's box at start; resolve them now.
         self.spec = _absolute_spec(spec)
         self.game = str(Path(game).resolve()) if Path(game).is_file() else game
         self.name = spec
@@ -61,8 +62,15 @@ class SandboxedAgent(Agent):
 
     def start(self, info: MatchInfo) -> None:
         self.close()
-        self.worker = Worker("ggp.arena.sandboxed", {"agent": self.spec, "game": self.game},
-                             start_timeout=self.start_seconds, limits=self.limits)
+        files: dict[str, str] = {}
+        game = _copy_in(self.game, "game", files)
+        agent = self.spec
+        if is_file_spec(agent):
+            name, sep, settings = agent.partition(":")
+            agent = _copy_in(name, "agent", files) + sep + settings
+        self.worker = Worker("ggp.arena.sandboxed", {"agent": agent, "game": game},
+                             files=files, start_timeout=self.start_seconds,
+                             limits=self.limits)
         self.name = self.worker.call("name", timeout=self.start_seconds)
         self.clairvoyant = self.worker.call("clairvoyant", timeout=self.start_seconds)
         self.worker.call("start", {"info": asdict(info)}, timeout=self.start_seconds)
@@ -87,6 +95,20 @@ class SandboxedAgent(Agent):
         if self.worker is not None:
             self.worker.close()
             self.worker = None
+
+
+def _copy_in(path: str, stem: str, files: dict[str, str]) -> str:
+    """The name under which the file ``path`` reaches the worker: the box shows the worker
+    none of our files, so a model or agent file travels in as a copy (its neighbours do
+    not: a file agent must be one self-contained file)."""
+    if not Path(path).is_file():
+        return path
+    name = stem + Path(path).suffix
+    try:
+        files[name] = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise GGPError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}).") from None
+    return name
 
 
 def _absolute_spec(spec: str) -> str:

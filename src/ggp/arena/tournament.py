@@ -50,7 +50,8 @@ class TournamentConfig:
             forfeit after exceeding it). None: no limit for in-process agents, 60 s for
             sandboxed ones.
         memory_mb: address-space limit of each sandboxed agent worker.
-        network: False cuts sandboxed agent workers off the network.
+        network: True gives sandboxed agent workers the network (their box has none
+            otherwise).
         max_steps: a match longer than this is an error of the game, not of an agent.
     """
 
@@ -62,7 +63,7 @@ class TournamentConfig:
     sandbox: bool = False
     move_seconds: float | None = None
     memory_mb: int = AGENT_LIMITS.memory_mb
-    network: bool = True
+    network: bool = False
     max_steps: int = 100_000
 
     def __post_init__(self) -> None:
@@ -137,12 +138,24 @@ def schedule(config: TournamentConfig, num_players: dict[str, int],
                     tasks.append(MatchTask(
                         key=key, game=game, seats=seats, seed=match_seed(config.seed, key),
                         focal=focal, opponent=opponent, focal_seat=seat, index=index,
-                        sandboxed=tuple(config.sandbox or is_file_spec(s) for s in seats),
+                        sandboxed=tuple(_needs_worker(config, s) for s in seats),
                         move_seconds=config.move_seconds, memory_mb=config.memory_mb,
                         network=config.network, max_steps=config.max_steps,
                         trajectory=trajectories,
                     ))
     return tasks
+
+
+def _needs_worker(config: TournamentConfig, spec: str) -> bool:
+    """Whether the agent ``spec`` plays from a sandboxed agent worker: file agents always,
+    others with ``--sandbox``, except agents that already keep their untrusted code in a
+    sandbox of their own (CWM agents: a box inside a box cannot be made)."""
+    from ggp.agents.cwm_agents import SELF_SANDBOXED
+    from ggp.agents import parse_agent_spec
+
+    if is_file_spec(spec):
+        return True
+    return config.sandbox and parse_agent_spec(spec)[0] not in SELF_SANDBOXED
 
 
 def check_config(config: TournamentConfig) -> dict[str, dict[str, Any]]:

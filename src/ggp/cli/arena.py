@@ -62,11 +62,14 @@ def arena(
     move_seconds: float = typer.Option(None, help="Time per move; a slower agent forfeits "
                                        "(sandboxed agents default to 60 s)."),
     memory_mb: int = typer.Option(2048, help="Memory limit of each sandboxed agent (MiB)."),
-    network: bool = typer.Option(True, help="--no-network cuts sandboxed agents off the "
-                                 "network (needs network namespaces)."),
+    network: bool = typer.Option(False, help="Give sandboxed agents the network (e.g. an "
+                                 "llm agent in a file); by default their box has none."),
     trajectories: bool = typer.Option(True, help="Also write every full match record to "
                                       "trajectories.jsonl."),
     plots: bool = typer.Option(True, help="Draw plots in the report (needs matplotlib)."),
+    trusted: bool = typer.Option(False, "--trusted", help="Allow .py games, which the "
+                                 "arena runs in its own processes, outside the sandbox: "
+                                 "only for code you wrote or read."),
 ) -> None:
     """Run (or resume) a tournament, then write its report.
 
@@ -75,6 +78,9 @@ def arena(
     """
     from ggp.arena.report import write_report
     from ggp.arena.tournament import TournamentConfig, check_config, run_tournament
+    from ggp.cli.core import refuse_untrusted
+
+    refuse_untrusted(split_specs(game), trusted, "arena")
 
     config = TournamentConfig(
         games=split_specs(game), agents=split_specs(agent), opponents=split_specs(opponent),

@@ -8,10 +8,44 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from ggp.cli.output import console
-from ggp.core.errors import ModelLoadError
+from ggp.cli.output import console, err_console
+from ggp.core.errors import GGPError, ModelLoadError
 from ggp.core.model import load_model
 from ggp.core.registry import registered_games
+
+
+class UntrustedCodeError(GGPError):
+    """A command would run a .py file in the ggp process without --trusted."""
+
+
+def read_source(path: Path) -> str:
+    """The text of a model file, or a one-line error when it is not UTF-8."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ModelLoadError(f"The model {path} is not UTF-8 text ({exc.reason} at byte "
+                             f"{exc.start}).") from None
+
+
+def refuse_untrusted(specs: list[str], trusted: bool, command: str) -> None:
+    """Refuse ``.py`` game specs, which ``command`` would run in this process, unless the
+    user said ``--trusted``; then warn loudly that they run unsandboxed."""
+    files = [spec for spec in specs if spec.endswith(".py")]
+    if files and not trusted:
+        raise UntrustedCodeError(
+            f"{files[0]} is Python code, and 'ggp {command}' runs a game in this process, "
+            "outside the sandbox. Pass --trusted if you wrote or read it; to try code you "
+            f"did not write, use 'ggp check {files[0]}' or a CWM agent "
+            f"('-a cwm_mcts:run={files[0]}'), which run it in the sandbox.")
+    for spec in files:
+        err_console.print(f"[bold red]WARNING:[/] running {spec} in this process, outside "
+                          "the sandbox (--trusted).", highlight=False)
+
+
+def load_trusted(spec: str, trusted: bool, command: str):
+    """:func:`load_model` after :func:`refuse_untrusted`."""
+    refuse_untrusted([spec], trusted, command)
+    return load_model(spec)
 
 
 def games() -> None:
@@ -44,22 +78,27 @@ def check(
     seed: int = typer.Option(0, help="Random seed."),
     max_steps: int = typer.Option(5000, help="Step bound per game (non-termination)."),
     json_out: str = typer.Option("", "--json", help="Also write the violations as JSON here."),
-    sandbox: bool = typer.Option(
-        True, help="Run a .py model inside a sandboxed subprocess (it may be untrusted, "
-        "e.g. written by a language model); --no-sandbox runs it in this process."),
+    timeout: float = typer.Option(
+        300.0, min=1.0, help="Wall-clock seconds for checking a .py model in the sandbox; a "
+        "model that takes longer is reported as a sandbox violation."),
+    trusted: bool = typer.Option(
+        False, "--trusted", help="Run a .py model in this process instead of the sandbox: "
+        "only for code you wrote or read."),
 ) -> None:
-    """Check that a world model follows the protocol; exit 1 if it does not."""
+    """Check that a world model follows the protocol; exit 1 if it does not.
+
+    A .py model runs in the sandbox (docs/sandbox.md) unless --trusted is given."""
     from ggp.check import check_model, check_source
 
-    if model.endswith(".py") and sandbox:
+    if model.endswith(".py") and not trusted:
         path = Path(model)
         if not path.is_file():
             raise ModelLoadError(f"No such model file: {path}.")
-        report = check_source(path.read_text(encoding="utf-8"), name=path.stem,
-                              filename=str(path), games=games, seed=seed,
-                              max_steps=max_steps)
+        report = check_source(read_source(path), name=path.stem, filename=str(path),
+                              games=games, seed=seed, max_steps=max_steps, timeout=timeout)
     else:
-        report = check_model(load_model(model), games=games, seed=seed, max_steps=max_steps)
+        report = check_model(load_trusted(model, trusted, "check"), games=games, seed=seed,
+                             max_steps=max_steps)
     if json_out:
         with open(json_out, "w", encoding="utf-8") as fh:
             json.dump({"model": report.model, "games": report.games, "steps": report.steps,
@@ -86,13 +125,16 @@ def play(
     seed: int = typer.Option(0, help="Random seed of the match."),
     show: bool = typer.Option(True, help="Print each move."),
     output: str = typer.Option("", help="Write the match record (JSON) to this file."),
+    trusted: bool = typer.Option(
+        False, "--trusted", help="Allow a .py game, which runs in this process, outside the "
+        "sandbox: only for code you wrote or read."),
 ) -> None:
     """Play one match in the terminal between any mix of agents."""
     from ggp.agents import make_agent
     from ggp.arena.match import play_match, seed_global_generators
 
     seed_global_generators(seed)  # models' resample functions draw from module-level random
-    world = load_model(game)
+    world = load_trusted(game, trusted, "play")
     specs = [s for s in players.split(",") if s.strip()] or ["random"] * world.num_players
     if len(specs) != world.num_players:
         raise typer.BadParameter(

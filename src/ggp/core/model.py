@@ -269,7 +269,12 @@ def load_model_file(path: str | Path, *, trusted: bool = False) -> WorldModel:
     path = Path(path)
     if not path.is_file():
         raise ModelLoadError(f"No such model file: {path}.")
-    return load_model_source(path.read_text(encoding="utf-8"), name=path.stem,
+    try:
+        source = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ModelLoadError(f"The model {path} is not UTF-8 text ({exc.reason} at byte "
+                             f"{exc.start}).") from None
+    return load_model_source(source, name=path.stem,
                              filename=str(path), trusted=trusted)
 
 

@@ -69,7 +69,8 @@ class HostedModel(WorldModel):
                 "metadata": metadata.to_dict()}
         try:
             self.worker = Worker("ggp.cwm.worker", init, start_timeout=60.0,
-                                 limits=Limits(memory_mb=memory_mb, cpu_seconds=3600))
+                                 limits=Limits(memory_mb=memory_mb, cpu_seconds=3600,
+                                               restricted=True, network=False))
         except SandboxFailure as exc:
             raise HostFailure(f"the model {path} does not load ({exc.kind}): "
                               f"{exc.detail[-500:]}") from exc

@@ -22,6 +22,9 @@ import random
 from typing import Any
 
 from ggp.agents.base import MatchInfo
+# imported with this module, before the sandbox's guard (it pulls in ggp.sandbox, whose
+# subprocess import a restricted child may not make later)
+from ggp.arena.match import seed_global_generators
 from ggp.belief.generic import sample_generic
 from ggp.belief.replay import sample_with_model
 from ggp.belief.sampler import Belief, BeliefSampler, make_sampler
@@ -105,8 +108,6 @@ class AgentHandler:
             self.sampler = make_sampler(self.model, "generic")
 
     def start(self, info: dict[str, Any]) -> None:
-        from ggp.arena.match import seed_global_generators
-
         seed_global_generators(info["seed"])
         self.info = MatchInfo(**info)
         self.rng = random.Random(self.info.seed)

@@ -40,6 +40,11 @@ def tokenize(text: str, source: str = "") -> list[tuple[str, int, int]]:
     return tokens
 
 
+#: Deepest nesting of parentheses accepted: terms are processed recursively everywhere,
+#: and real games nest a few dozen levels at most.
+MAX_DEPTH = 100
+
+
 def read_sexps(text: str, source: str = "") -> list:
     """Nested lists of ``(symbol, line, col)`` leaves, one per top-level expression.
 
@@ -48,6 +53,9 @@ def read_sexps(text: str, source: str = "") -> list:
     stack: list = [[0, 0, []]]
     for tok, line, col in tokenize(text, source):
         if tok == "(":
+            if len(stack) > MAX_DEPTH:
+                raise GDLSyntaxError(f"expressions nested more than {MAX_DEPTH} levels deep "
+                                     "(no game needs that many)", line, col, source)
             stack.append([line, col, []])
         elif tok == ")":
             if len(stack) == 1:

@@ -214,11 +214,18 @@ class _Match:
         self.worker: threading.Thread | None = None
         self.turn: _Turn | None = None
         self.lock = threading.Lock()
+        self.cancelled = threading.Event()  # ABORT, STOP or a replacing START
 
     def halt(self) -> None:
         """Tell the running worker to stop (it ends within one model step)."""
         if self.turn is not None:
             self.turn.stop.set()
+
+    def abandon(self) -> None:
+        """The match is over (ABORT, STOP, replaced): stop the worker, and the preparation
+        after its current stage."""
+        self.cancelled.set()
+        self.halt()
 
 
 class GGPPlayer:
@@ -241,6 +248,7 @@ class GGPPlayer:
         self.stale_after = stale_after
         self.rng = random.Random(seed)
         self._lock = threading.Lock()
+        self._preparing = threading.Lock()
         self._match: _Match | None = None
         self.matches_ended = 0  # STOPs and ABORTs of accepted matches
         self._lag = 0.0  # how late recent replies were ready, beyond their deadline
@@ -275,7 +283,7 @@ class GGPPlayer:
         """Stop the current match's search (for a clean shutdown)."""
         with self._lock:
             if self._match is not None:
-                self._match.halt()
+                self._match.abandon()
                 self._match = None
             self._gc.release()
 
@@ -290,7 +298,7 @@ class GGPPlayer:
             if current is not None and received - current.last_heard < self.stale_after:
                 return 200, "ready" if current.start == start else "busy"
             if current is not None:  # abandoned by its manager
-                current.halt()
+                current.abandon()
                 self._gc.release()
             match = self._match = _Match(start, received)
         deadline = received + start.start_clock - self.margin
@@ -307,7 +315,20 @@ class GGPPlayer:
 
     def _prepare(self, match: _Match, deadline: float) -> None:
         """Parse, validate and compile the rules (runs during the start clock, which ends
-        at ``deadline``); the postponed full collection runs first (see _QuietGC)."""
+        at ``deadline``); the postponed full collection runs first (see _QuietGC).
+
+        One preparation runs at a time, and one whose match was aborted (or replaced)
+        stops after its current stage and drops what it built: abandoned STARTs cannot
+        pile up rule sets in memory."""
+        with self._preparing:
+            if match.cancelled.is_set():
+                match.ready.set()
+                return
+            self._prepare_now(match, deadline)
+            if match.cancelled.is_set():
+                match.model = match.game = match.tracker = match.state = None
+
+    def _prepare_now(self, match: _Match, deadline: float) -> None:
         start = match.start
         self._gc.collect(until=deadline)
         with self._lock:
@@ -315,6 +336,8 @@ class GGPPlayer:
                 self._gc.hold()
         try:
             desc = parse_description(start.rules, f"match {start.match_id}", "kif")
+            if match.cancelled.is_set():
+                return
             # a role named random that is given to a player is a player, not nature
             gdl_ii = detect_gdl_ii(desc) and start.role != NATURE
             # a random role without sees rules: GDL-II (guessSix) or GDL (beatMania);
@@ -350,7 +373,7 @@ class GGPPlayer:
             match = self._match
             if match is None or match.start.match_id != match_id:
                 return 200, "busy"
-            match.halt()
+            match.abandon()
             self._match = None
             self.matches_ended += 1
             self._gc.release()

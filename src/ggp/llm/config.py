@@ -110,16 +110,29 @@ def _read_file(path: Path) -> dict[str, Any]:
         raise LLMConfigError(f"LLM config file {path} does not exist.") from None
     except tomllib.TOMLDecodeError as exc:
         raise LLMConfigError(f"LLM config file {path} is not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise LLMConfigError(f"LLM config file {path} is not UTF-8 text ({exc.reason} at "
+                             f"byte {exc.start}).") from None
+    for name in _secret_keys(data):  # anywhere in the file, never echoing the value
+        raise LLMConfigError(
+            f"{path} contains {name!r}. API keys are read only from environment "
+            "variables: remove it and set api_key_env to the variable's name instead."
+        )
     table = data.get("llm", {})
     if not isinstance(table, dict):
         raise LLMConfigError(f"In {path}, 'llm' must be a table ([llm]).")
-    for name in table:
-        if name.lower() in _FORBIDDEN_KEYS:
-            raise LLMConfigError(
-                f"{path} contains {name!r}. API keys are read only from environment "
-                "variables: remove it and set api_key_env to the variable's name instead."
-            )
     return dict(table)
+
+
+def _secret_keys(table: dict[str, Any], prefix: str = "") -> list[str]:
+    """Dotted names of the keys in ``table`` (and its subtables) that name a secret."""
+    found = []
+    for name, value in table.items():
+        if name.lower() in _FORBIDDEN_KEYS:
+            found.append(prefix + name)
+        if isinstance(value, dict):
+            found += _secret_keys(value, f"{prefix}{name}.")
+    return found
 
 
 def _read_env(env: Mapping[str, str]) -> dict[str, Any]:
@@ -152,5 +165,9 @@ def _coerce(name: str, value: Any) -> Any:
         if name == "prices":
             return {str(m): (float(p[0]), float(p[1])) for m, p in dict(value).items()}
     except (TypeError, ValueError, IndexError, KeyError):
-        raise LLMConfigError(f"LLM setting {name} has an invalid value {value!r}.") from None
+        # the value is not echoed: a misplaced secret must not end up in a log
+        expected = ("a whole number" if name in _INTS else "a number" if name in _FLOATS
+                    else "model = [input, output] US$ per million tokens")
+        raise LLMConfigError(f"LLM setting {name} has an invalid value (expected "
+                             f"{expected}).") from None
     return str(value)

@@ -9,13 +9,17 @@ Two ways to use it, both speaking JSON:
   an object whose methods the parent calls with per-call deadlines. For agents that play
   a whole match.
 
-Every child is a fresh ``python -I`` interpreter in its own session, with rlimits on
-memory, CPU time, file size, open files and core dumps, an environment holding only
-``PATH`` and a locale, a private temporary working directory, a wall-clock kill of its
-whole process group, death with its parent and a cap on captured output.
-``Limits(network=False)`` cuts it off the network; ``Limits(restricted=True)`` is for
-code that only computes (LLM-written candidates): no processes, no native calls, no
-writing outside its directory, and an unprivileged user where possible. Linux only.
+Every child runs in a bubblewrap box: its own PID, IPC, UTS and mount namespaces (and
+network namespace with ``Limits(network=False)``), a read-only view of the interpreter,
+its libraries and ``ggp`` only, a private writable directory and ``/tmp``, a uid of its
+own below a root parent, death with its parent; inside, a fresh ``python -I`` with rlimits
+on memory, CPU time, file size, open files, processes and core dumps, an environment
+holding only ``PATH`` and a locale, a wall-clock deadline and a cap on captured output.
+``Limits(restricted=True)`` is for code that only computes (LLM-written code): no
+processes or threads, standard library and ``ggp`` only, plus a Python guard as defence in
+depth. Where bubblewrap cannot run, untrusted code is refused
+(:class:`SandboxUnavailable`) unless ``GGP_ALLOW_WEAK_SANDBOX=1`` allows the weaker mode.
+``ggp sandbox selftest`` checks it on this machine. Linux only; see docs/sandbox.md.
 """
 
 from __future__ import annotations
@@ -30,7 +34,10 @@ from ggp.sandbox.process import (
     Limits,
     SandboxFailure,
     SandboxProcess,
+    SandboxUnavailable,
+    box_problem,
     network_isolation_available,
+    sandbox_mode,
 )
 
 __all__ = [
@@ -39,8 +46,11 @@ __all__ = [
     "Limits",
     "SandboxFailure",
     "SandboxResult",
+    "SandboxUnavailable",
     "Worker",
+    "box_problem",
     "network_isolation_available",
+    "sandbox_mode",
     "run_entry",
 ]
 

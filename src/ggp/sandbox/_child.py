@@ -17,15 +17,20 @@ and writes one JSON reply per request to ``reply_fd``: ``{"ok": value}`` or ``{"
   request ``{"method": name, "params": {...}}`` is answered with
   ``handler.name(**params)``. The child exits at the end of stdin.
 
-The guard is an audit hook (PEP 578), a second line of defence behind the operating
-system limits: it sees what Python code does, not what native code does. Offline children
-(``network`` false) may not connect, bind or send on sockets; restricted children may in
-addition not start processes or signal others, load native code through ``ctypes``, change
-their environment or limits, or write, rename or delete files outside their directory.
+A module ``entry`` (ggp's own worker code) is imported before the guard is installed; a
+``.py`` entry after it.
+
+The guard is an audit hook (PEP 578), defence in depth behind the operating system box
+(bubblewrap) and the limits: it sees what Python code does, not what native code does,
+and code with memory access can switch it off. Offline children (``network`` false) may
+not connect, bind or send on sockets; restricted children may in addition not start
+processes or signal others, load native code through ``ctypes``, change their environment
+or limits, or write, rename or delete files outside their directory.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import importlib.util
@@ -128,6 +133,11 @@ def main() -> None:
     sys.path[:0] = config["path"]
     entry, mode = config["entry"], config["mode"]
     reply_stream = os.fdopen(config["reply_fd"], "w", encoding="utf-8")
+    if not entry.endswith(".py"):
+        # A module entry is ggp's own code (the untrusted code is what it loads later):
+        # import it before the guard, which would refuse modules it needs (subprocess).
+        with contextlib.suppress(Exception):
+            importlib.import_module(entry)
     install_guard(config["restricted"], config["network"])
     handler = None
 

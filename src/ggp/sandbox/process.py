@@ -1,17 +1,24 @@
 """A limited child process: the primitive under :func:`~ggp.sandbox.run_entry` and
 :class:`~ggp.sandbox.Worker`.
 
-The child starts as a short launcher (``_LAUNCHER``, trusted code) that cuts the network
-when asked, lowers its resource limits, arranges to die with its parent and then replaces
-itself with a fresh ``python -I`` interpreter running :mod:`ggp.sandbox._child`, so no
-untrusted code ever runs without the limits. It runs in its own session (so the whole
-process group, forks included, can be killed at once), with an environment holding only
-``PATH`` and a locale (plus thread caps for numerical libraries), in a private temporary
-working directory, and, for restricted children of a root parent, as the ``nobody`` user.
-Requests go to the child's stdin as JSON lines; replies come back on a dedicated pipe so
-that whatever the child prints cannot corrupt them. The child's stdout and stderr are
+The child runs in a bubblewrap (``bwrap``) box: fresh PID, IPC, UTS and mount namespaces
+(and network, when offline), a root holding read-only binds of the system's programs and
+libraries, the interpreter and the ``ggp`` package, a fresh ``/proc``, a minimal ``/dev``,
+a private ``/tmp`` and the private working directory; ``--die-with-parent`` and
+``--new-session``. Inside, a short launcher (``_LAUNCHER``, trusted code) drops a root
+parent's child to a uid of its own, lowers the resource limits and replaces itself with a
+fresh ``python -I`` interpreter running :mod:`ggp.sandbox._child`, so no untrusted code
+ever runs without them. The parent starts bwrap in its own session, so killing that
+process group kills the box (its PID 1 dies with bwrap, and every process of the box with
+it). Requests go to the child's stdin as JSON lines; replies come back on a dedicated pipe
+so that whatever the child prints cannot corrupt them. The child's stdout and stderr are
 drained by threads that keep only a tail of each and kill the child when it prints more
 than allowed.
+
+Where bwrap cannot run, :func:`sandbox_mode` refuses (:class:`SandboxUnavailable`) unless
+``GGP_ALLOW_WEAK_SANDBOX=1``: then the launcher alone provides the limits, a network
+namespace where the kernel allows one, ``PR_SET_PDEATHSIG``, and ``nobody`` for restricted
+children of root (the weaker mode, not a security boundary).
 """
 
 from __future__ import annotations
@@ -67,16 +74,17 @@ class Limits:
         output_bytes: how much of the tail of stdout and of stderr is kept.
         max_output_bytes: the child is killed once it has printed more than this in
             total (stdout + stderr). None: never killed for output (the excess is dropped).
-        network: False runs the child in new user and network namespaces, with no
-            interface up (needs root or unprivileged user namespaces), and its guard
-            refuses sockets. Where namespaces cannot be made, only the guard remains (native
-            code keeps the network) and a warning is issued once.
-        restricted: for code that only computes (candidate programs): the child may not
-            start processes or threads (``RLIMIT_NPROC`` 0, which the kernel enforces
-            for every user but root), its guard refuses process creation, ``ctypes``,
-            sockets and writing or deleting outside its directory, it gets the standard
-            library and ``ggp`` only (``python -S``), and a root parent runs it as
-            ``nobody`` where it can (see docs/sandbox.md).
+        network: False gives the box a network namespace of its own, with no interface
+            up, and the guard refuses sockets. (In the weaker mode: new user and network
+            namespaces where the kernel allows them, else only the guard, with a warning.)
+        restricted: for code that only computes (synthesized code): the child may not
+            start processes or threads (``RLIMIT_NPROC`` 0), its guard refuses process
+            creation, ``ctypes``, sockets and writing or deleting outside its directory,
+            and it gets the standard library and ``ggp`` only (``python -S``); see
+            docs/sandbox.md.
+        processes: most processes and threads an unrestricted child may have at once
+            (``RLIMIT_NPROC``), enforced where the child has a uid of its own (in the box
+            below a root parent); restricted children get 0.
     """
 
     memory_mb: int = 2048
@@ -87,6 +95,7 @@ class Limits:
     max_output_bytes: int | None = 4 * _MIB
     network: bool = True
     restricted: bool = False
+    processes: int = 256
 
 
 class SandboxFailure(GGPError):
@@ -134,22 +143,32 @@ class _Tail:
         return bytes(self.data).decode("utf-8", errors="replace")
 
 
-# Runs first in the child, before any code of the caller: cut the network if asked
-# (reporting the outcome in GGP_SANDBOX_NETWORK), lower the limits, ask for SIGKILL when
-# the parent dies (after every credential change, which would clear it), then become the
-# real child. Doing this inside the child rather than in a ``preexec_fn`` keeps process
-# creation safe in a threaded parent (the arena drains pipes in threads).
+# Runs first in the child, before any code of the caller: lower the limits, then become
+# the real child. In the box (bubblewrap) it also drops a root parent's child to its own
+# unprivileged uid (before the limits: the kernel refuses an exec whose setuid left the
+# user over RLIMIT_NPROC). In the weaker mode it cuts the network when asked (reporting
+# the outcome in GGP_SANDBOX_NETWORK) and asks for SIGKILL when the parent dies (after every
+# credential change, which would clear it). Doing this inside the child rather than in a
+# ``preexec_fn`` keeps process creation safe in a threaded parent (the arena drains pipes
+# in threads).
 _LAUNCHER = """\
-import ctypes, json, os, resource, sys
+import json, os, resource, sys
 config = json.loads(sys.argv[1])
-libc = ctypes.CDLL(None, use_errno=True)
-isolated = not config["network"] and libc.unshare(0x10000000 | 0x40000000) == 0
-os.environ["GGP_SANDBOX_NETWORK"] = "none" if isolated else "host"
+if config["uid"] is not None:
+    os.setgroups([])
+    os.setresgid(config["uid"], config["uid"], config["uid"])
+    os.setresuid(config["uid"], config["uid"], config["uid"])
+if config["weak"]:
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    isolated = not config["network"] and libc.unshare(0x10000000 | 0x40000000) == 0
+    os.environ["GGP_SANDBOX_NETWORK"] = "none" if isolated else "host"
 for name, value in config["rlimits"]:
     resource.setrlimit(getattr(resource, name), tuple(value))
-libc.prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
-if os.getppid() != config["parent"]:
-    os._exit(1)  # the parent died before prctl
+if config["weak"]:
+    libc.prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+    if os.getppid() != config["parent"]:
+        os._exit(1)  # the parent died before prctl
 os.execv(sys.executable, config["argv"])
 """
 
@@ -160,8 +179,19 @@ _BOOTSTRAP = (
     "runpy.run_path(path + '.py', run_name='__main__')"
 )
 
+#: Set to ``1`` to run untrusted code without the box where bubblewrap cannot run (only
+#: rlimits, the weaker network cut and the Python guard remain; not a security boundary).
+WEAK_ENV = "GGP_ALLOW_WEAK_SANDBOX"
 
-def _rlimits(limits: Limits) -> list[tuple[str, tuple[int, int]]]:
+# Children of a root parent each run as their own uid in this range (see _box_uid).
+_UID_BASE, _UID_SPAN = 2_100_000_000, 100_000_000
+
+
+class SandboxUnavailable(GGPError):
+    """The OS-level box cannot run here and the weaker mode was not allowed."""
+
+
+def _rlimits(limits: Limits, own_uid: bool = False) -> list[tuple[str, tuple[int, int]]]:
     settings = [
         ("RLIMIT_AS", (limits.memory_mb * _MIB,) * 2),
         ("RLIMIT_FSIZE", (limits.file_mb * _MIB,) * 2),
@@ -173,21 +203,168 @@ def _rlimits(limits: Limits) -> list[tuple[str, tuple[int, int]]]:
         settings.append(("RLIMIT_CPU", (limits.cpu_seconds, limits.cpu_seconds + 1)))
     if limits.restricted:
         settings.append(("RLIMIT_NPROC", (0, 0)))
+    elif own_uid:
+        # RLIMIT_NPROC counts every process of the uid: only meaningful for a uid of its own
+        settings.append(("RLIMIT_NPROC", (limits.processes,) * 2))
     return settings
 
 
-def _launcher_command(python: str, limits: Limits, argv: list[str]) -> list[str]:
-    config = {"network": limits.network, "rlimits": _rlimits(limits),
-              "parent": os.getpid(), "argv": argv}
+def _launcher_command(python: str, limits: Limits, argv: list[str], *, weak: bool,
+                      uid: int | None = None) -> list[str]:
+    own_uid = uid is not None and not weak
+    config = {"network": limits.network, "rlimits": _rlimits(limits, own_uid), "weak": weak,
+              "uid": uid, "parent": os.getpid(), "argv": argv}
     return [python, "-I", "-S", "-c", _LAUNCHER, json.dumps(config)]
+
+
+# ---------------------------------------------------------------------- the box
+def _bwrap() -> str | None:
+    return shutil.which("bwrap", path=os.environ.get("PATH", "") + ":/usr/bin:/bin")
+
+
+def _read_only_paths(network: bool, extra: tuple[str, ...]) -> list[str]:
+    """What the child may read: the system's programs and libraries, the interpreter (its
+    prefix and the virtual environment's), the ggp package, ``extra``; and, for children
+    with the network, the resolver and certificate files. Nothing else of /etc or /home."""
+    paths = ["/usr", "/etc/ld.so.cache", sys.base_prefix, sys.prefix,
+             os.path.dirname(os.path.realpath(sys.executable)), _package_root(), *extra]
+    if network:
+        paths += ["/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/gai.conf",
+                  "/etc/ssl", "/etc/ca-certificates", "/etc/pki"]
+    out: list[str] = []
+    for path in paths:
+        real = os.path.realpath(path)
+        if os.path.exists(real) and real not in out:
+            out.append(real)
+    # a path inside another one is already there
+    return [p for p in out if not any(p != q and p.startswith(q.rstrip("/") + "/")
+                                      for q in out)]
+
+
+def _box_command(limits: Limits, argv: list[str], workdir: str, uid: int | None,
+                 extra: tuple[str, ...]) -> list[str]:
+    """The bubblewrap command line around the launcher (see docs/sandbox.md)."""
+    command = [_bwrap() or "bwrap", "--die-with-parent", "--new-session",
+               "--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"]
+    if not limits.network:
+        command.append("--unshare-net")
+    if os.geteuid() != 0:
+        # unprivileged: a user namespace is what lets bwrap make the others
+        command.append("--unshare-user")
+    made: set[str] = {"/"}
+
+    def parents(path: str) -> list[str]:
+        # bwrap makes missing mount points 0700; an unprivileged child must pass them
+        steps: list[str] = []
+        for parent in reversed(Path(path).parents):
+            name = str(parent)
+            if name not in made:
+                made.add(name)
+                steps += ["--perms", "0755", "--dir", name]
+        return steps
+
+    # the private /tmp first: an interpreter or virtual environment under /tmp (as on
+    # some CI machines) is then bound on top of it rather than hidden by it
+    # (its size is capped: a tmpfs lives in memory, outside RLIMIT_AS)
+    tmp_bytes = max(64, 4 * limits.file_mb) * _MIB
+    command += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size",
+                str(tmp_bytes), "--tmpfs", "/tmp"]
+    made.add("/tmp")
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        host = f"/{name}"
+        if os.path.islink(host):
+            command += ["--symlink", os.readlink(host), host]
+        elif os.path.isdir(host):
+            command += ["--ro-bind", host, host]
+    for path in _read_only_paths(limits.network, extra):
+        command += [*parents(path), "--ro-bind", path, path]
+    # the environment is the one Popen passes (BASE_ENV and the caller's additions)
+    command += [*parents(workdir), "--bind", workdir, workdir, "--chdir", workdir, "--"]
+    return command + _launcher_command(argv[0], limits, argv, weak=False, uid=uid)
+
+
+def _box_uid(workdir: str) -> int | None:
+    """A uid for this child alone when the parent is root (None otherwise: an ordinary
+    user's child keeps its uid inside a user namespace). The private directory's inode
+    number tells concurrent children apart."""
+    if os.geteuid() != 0:
+        return None
+    return _UID_BASE + os.stat(workdir).st_ino % _UID_SPAN
+
+
+@functools.cache
+def box_problem() -> str | None:
+    """Why the OS-level box cannot run here, or None when it can (checked once)."""
+    if sys.platform != "linux":
+        return "the sandbox needs Linux namespaces"
+    if _bwrap() is None:
+        return ("bubblewrap (bwrap) is not installed; install it with "
+                "'apt-get install bubblewrap' (or your system's package)")
+    workdir = tempfile.mkdtemp(prefix="ggp-sandbox-probe-")
+    try:
+        uid = _box_uid(workdir)
+        if uid is not None:
+            os.chown(workdir, uid, uid)
+        argv = [sys.executable, "-I", "-S", "-c", "import os; print(os.getuid())"]
+        command = _box_command(Limits(network=False, cpu_seconds=10), argv, workdir, uid, ())
+        answer = subprocess.run(command, capture_output=True, timeout=60, env=BASE_ENV,
+                                cwd=workdir)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap could not start: {exc}"
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    if answer.returncode != 0 or not answer.stdout.strip().isdigit():
+        last = answer.stderr.decode(errors="replace").strip().splitlines()[-1:]
+        return ("bubblewrap cannot create its namespaces here"
+                + (f" ({last[0]})" if last else "")
+                + "; unprivileged user namespaces may be disabled "
+                "(sysctl kernel.unprivileged_userns_clone / user.max_user_namespaces)")
+    return None
+
+
+def weak_mode_allowed() -> bool:
+    """Whether the user opted in to the weaker mode (``GGP_ALLOW_WEAK_SANDBOX=1``)."""
+    return os.environ.get(WEAK_ENV, "") not in ("", "0")
+
+
+def sandbox_mode() -> str:
+    """``"box"`` (bubblewrap) or ``"weak"`` (opted in where the box cannot run).
+
+    Raises :class:`SandboxUnavailable` when the box cannot run and the weaker mode was not
+    allowed: untrusted code is refused by default.
+    """
+    problem = box_problem()
+    if problem is None:
+        return "box"
+    if not weak_mode_allowed():
+        raise SandboxUnavailable(
+            f"Refusing to run untrusted code: {problem}. Install bubblewrap, or set "
+            f"{WEAK_ENV}=1 to run it in the weaker sandbox (rlimits and Python guards "
+            "only, not a security boundary; see docs/sandbox.md).")
+    _warn_weak(problem)
+    return "weak"
+
+
+@functools.cache
+def _warn_weak(problem: str) -> None:
+    message = (f"ggp.sandbox: WEAK MODE ({WEAK_ENV} is set): {problem}. Untrusted code "
+               "runs with rlimits and Python guards only: it can read your files and "
+               "signal your processes.")
+    warnings.warn(message, stacklevel=4)
+    print(message, file=sys.stderr)
 
 
 @functools.cache
 def network_isolation_available() -> bool:
-    """Whether the launcher can cut the network here (checked once; warns when not)."""
+    """Whether ``Limits(network=False)`` really cuts the network here (checked once;
+    warns when not): always in the box, and in the weaker mode where user and network
+    namespaces can be made."""
+    if box_problem() is None:
+        return True
     probe = [sys.executable, "-I", "-S", "-c",
              "import os; print(os.environ['GGP_SANDBOX_NETWORK'])"]
-    command = _launcher_command(sys.executable, Limits(network=False, cpu_seconds=10), probe)
+    command = _launcher_command(sys.executable, Limits(network=False, cpu_seconds=10), probe,
+                                weak=True)
     try:
         answer = subprocess.run(command, capture_output=True, timeout=30, env=BASE_ENV)
         works = answer.stdout.strip() == b"none"
@@ -216,7 +393,7 @@ def _others_may(path: str, bits: int) -> bool:
 
 
 def _interpreter_and_user(limits: Limits) -> tuple[str, dict[str, Any]]:
-    """The Python to run and the ``Popen`` arguments that drop privileges, if any.
+    """The weaker mode's Python to run and the ``Popen`` arguments that drop privileges.
 
     Only a restricted child of a root parent drops to ``nobody``: it needs nothing beyond
     the standard library, the ``ggp`` sources and its own directory, so a system Python of
@@ -265,19 +442,30 @@ class SandboxProcess:
         files: dict[str, str] | None = None,
     ) -> None:
         self.limits = limits
+        self.mode = sandbox_mode()  # refuses here when there is no box and no opt-in
         self.workdir = tempfile.mkdtemp(prefix="ggp-sandbox-")
-        for name, text in (files or {}).items():
+        files = dict(files or {})
+        if entry.endswith(".py") and entry not in files and os.path.isfile(entry):
+            # the child sees no file of ours: an entry file travels in as a copy
+            files[Path(entry).name] = Path(entry).read_text(encoding="utf-8")
+            entry = Path(entry).name
+        for name, text in files.items():
             path = Path(self.workdir, name)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
         self.output_exceeded = False
         self._buffer = b""
-        python, user = _interpreter_and_user(limits)
-        if user:
+        if self.mode == "box":
+            python, user = sys.executable, {}
+            uid = _box_uid(self.workdir)
+        else:
+            python, user = _interpreter_and_user(limits)
+            uid = user.get("user")
+            if not limits.network:
+                network_isolation_available()  # warns once where namespaces cannot be made
+        if uid is not None:
             for path in (self.workdir, *(str(p) for p in Path(self.workdir).rglob("*"))):
-                os.chown(path, user["user"], user["group"])
-        if not limits.network:
-            network_isolation_available()  # warns once where namespaces cannot be made
+                os.chown(path, uid, uid)
         reply_read, reply_write = os.pipe()
         config = {"path": [_package_root(), *sys_path], "entry": entry, "mode": mode,
                   "reply_fd": reply_write, "restricted": limits.restricted,
@@ -286,14 +474,22 @@ class SandboxProcess:
         # -u: unbuffered, so what was printed before a kill is still captured.
         flags = ["-I", "-S", "-u"] if limits.restricted else ["-I", "-u"]
         argv = [python, *flags, "-c", _BOOTSTRAP, "ggp.sandbox._child", json.dumps(config)]
+        if self.mode == "box":
+            command = _box_command(limits, argv, self.workdir, uid, sys_path)
+        else:
+            command = _launcher_command(python, limits, argv, weak=True)
+        env = {**BASE_ENV, "HOME": self.workdir, "TMPDIR": self.workdir,
+               "GGP_SANDBOX": self.mode, **(env or {})}
+        if self.mode == "box":
+            env["GGP_SANDBOX_NETWORK"] = "host" if limits.network else "none"
         try:
             self.proc = subprocess.Popen(
-                _launcher_command(python, limits, argv),
+                command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 cwd=self.workdir,
-                env={**BASE_ENV, "HOME": self.workdir, "TMPDIR": self.workdir, **(env or {})},
+                env=env,
                 start_new_session=True,
                 close_fds=True,
                 pass_fds=(reply_write,),
@@ -391,8 +587,13 @@ class SandboxProcess:
 
     def _failure(self, kind: str, detail: str) -> SandboxFailure:
         """Kill the child and explain why it failed, preferring the most specific cause."""
+        if kind == "crash":  # let it finish dying, so its exit status tells how
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=1.0)
         self.kill()
         code = self.proc.returncode
+        if self.mode == "box" and code is not None and code > 128:
+            code = 128 - code  # bwrap reports a child killed by signal N as 128 + N
         stderr = self.stderr.text(wait=True)
         if self.output_exceeded:
             kind, detail = "output", (f"printed more than {self.limits.max_output_bytes} "

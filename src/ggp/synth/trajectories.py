@@ -216,21 +216,27 @@ def load_trajectories(path: str | Path) -> TrajectorySet:
         raise TrajectoryError(f"No such trajectory file: {path}.")
     header: dict[str, Any] = {}
     rows: list[tuple[int, dict]] = []
-    with open(path, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise TrajectoryError(f"{path}:{number}: not valid JSON ({exc.msg} at "
-                                      f"column {exc.colno}).") from exc
-            if not isinstance(row, dict):
-                raise TrajectoryError(f"{path}:{number}: each line must be a JSON object.")
-            if row.get("format") == FORMAT:
-                header = row
-            else:
-                rows.append((number, row))
+    try:
+        lines = path.read_text(encoding="utf-8").split("\n")
+    except UnicodeDecodeError as exc:
+        raise TrajectoryError(f"{path} is not UTF-8 text ({exc.reason} at byte "
+                              f"{exc.start}).") from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise TrajectoryError(f"{path}:{number}: not valid JSON ({exc.msg} at "
+                                  f"column {exc.colno}).") from exc
+        except RecursionError:
+            raise TrajectoryError(f"{path}:{number}: JSON nested too deeply.") from None
+        if not isinstance(row, dict):
+            raise TrajectoryError(f"{path}:{number}: each line must be a JSON object.")
+        if row.get("format") == FORMAT:
+            header = row
+        else:
+            rows.append((number, row))
     if not rows:
         raise TrajectoryError(f"{path}: no steps found (see docs/synth.md for the format).")
     deck = header.get("deck") or ("closed" if "observation" in rows[0][1] else "open")

@@ -58,7 +58,8 @@ def check_candidate(model_code: str, value_code: str, *, games: int = 5,
     """Sandboxed check of one candidate: ``{"ok", "error", "checked"}``."""
     result = run_entry("ggp.cwm.checks", {"model": model_code, "value": value_code,
                                           "games": games, "seed": seed},
-                       timeout=seconds, limits=Limits(memory_mb=1024, cpu_seconds=120))
+                       timeout=seconds, limits=Limits(memory_mb=1024, cpu_seconds=120,
+                                                     restricted=True, network=False))
     if not result.ok:
         return {"ok": False, "error": f"{result.kind}: {result.detail[-500:]}", "checked": 0}
     return result.value

@@ -1,0 +1,214 @@
+"""The sandbox's attack suite: hostile code (:mod:`ggp.sandbox.attacks`) through every
+path that runs code the user did not write, checked for containment.
+
+An *entry point* runs a hostile world model (or agent) the way ggp would: the synthesis
+test runner (unit and inference tests), the value-function check, ``ggp check``'s
+sandboxed check, a match on a hosted model (the rejection tournament's and experiment's
+way), a CWM agent in a match (the arena's way) and a file agent in the arena's sandboxed
+worker. :func:`run_attack` runs one group of attacks through one entry point and
+:func:`contained` judges it: nothing received by the host's listeners, no canary written
+outside, no secret, shadow line or leak in any output, no process left behind. The
+process running this is the "ggp process": if an attack killed it, nothing would report.
+
+``ggp sandbox selftest`` (:func:`selftest`) and ``tests/sandbox`` use this module.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ggp.sandbox.attacks import (
+    ATTACKS,
+    Bait,
+    bait,
+    boxed_processes,
+    hostile_agent,
+    hostile_model,
+    leftover_processes,
+)
+
+#: Attacks that do not end the hostile process run together; each fatal one alone.
+GROUPS: tuple[tuple[str, ...], ...] = (
+    tuple(a.name for a in ATTACKS if not a.fatal),
+    *((a.name,) for a in ATTACKS if a.fatal),
+)
+
+_TEST_SOURCE = '''\
+class HostileTransition(CWMTestCase):
+    def test(self):
+        state = INITIAL_STATE
+        self.assertJSONEqual(None, apply_action(state, get_legal_actions(state)[0]),
+                             "apply_action")
+'''
+
+
+def _synthesis(model: str, work: Path) -> list[str]:
+    from ggp.synth.runner import run_tests
+    from ggp.synth.unit_tests import UnitTest
+
+    report = run_tests(model, [UnitTest("hostile_0", "transition", _TEST_SOURCE)],
+                       test_seconds=3.0)
+    return [json.dumps(report.as_dict()), report.load_error or "",
+            *report.sandbox_problems]
+
+
+def _value_check(model: str, work: Path) -> list[str]:
+    from ggp.synth.value import check_candidate
+
+    value = "def value_function(state, player):\n    return 0.0\n"
+    return [json.dumps(check_candidate(model, value, games=1, seconds=10.0))]
+
+
+def _check(model: str, work: Path) -> list[str]:
+    from ggp.check import check_source
+    from ggp.core.errors import ModelLoadError
+
+    try:
+        report = check_source(model, name="hostile", filename="hostile.py", games=2,
+                              timeout=10.0)
+    except ModelLoadError as exc:
+        return [str(exc)]
+    return [json.dumps([v.to_dict() for v in report.violations.values()])]
+
+
+def _match(agents_for: Callable[[Path], tuple[object, list]], work: Path) -> list[str]:
+    from ggp.arena.match import play_match
+
+    game, agents = agents_for(work)
+    try:
+        result = play_match(game, agents, seed=0, max_steps=30, move_seconds=10.0)
+    finally:
+        for agent in agents:
+            agent.close()
+        if hasattr(game, "close"):
+            game.close()
+    return [json.dumps(result.to_dict())]
+
+
+def _hosted(model: str, work: Path) -> list[str]:
+    from ggp.agents import make_agent
+    from ggp.core.errors import GGPError
+    from ggp.core.registry import make_game
+    from ggp.cwm.hosted import hosted_model
+
+    path = work / "hostile.py"
+    path.write_text(model, encoding="utf-8")
+
+    def agents_for(work: Path):
+        game = hosted_model(path, make_game("tic_tac_toe").metadata, call_seconds=3.0,
+                            memory_mb=512)
+        return game, [make_agent("random", game), make_agent("random", game)]
+
+    try:
+        return _match(agents_for, work)
+    except GGPError as exc:  # the hosted game failed: how a match on it ends (contained)
+        return [str(exc)]
+
+
+def _cwm_agent(model: str, work: Path) -> list[str]:
+    from ggp.agents import make_agent
+    from ggp.core.registry import make_game
+
+    path = work / "hostile.py"
+    path.write_text(model, encoding="utf-8")
+
+    def agents_for(work: Path):
+        game = make_game("tic_tac_toe")
+        spec = f"cwm_mcts:run={path}:sims=4:rollouts=1:move_seconds=3:memory_mb=512"
+        return game, [make_agent(spec, game), make_agent("random", game)]
+
+    return _match(agents_for, work)
+
+
+def _file_agent(agent: str, work: Path) -> list[str]:
+    from dataclasses import replace
+
+    from ggp.agents import make_agent
+    from ggp.arena.sandboxed import AGENT_LIMITS, SandboxedAgent
+    from ggp.core.registry import make_game
+
+    path = work / "hostile_agent.py"
+    path.write_text(agent, encoding="utf-8")
+
+    def agents_for(work: Path):
+        game = make_game("tic_tac_toe")
+        limits = replace(AGENT_LIMITS, memory_mb=512, network=False)
+        hostile = SandboxedAgent(str(path), "tic_tac_toe", move_seconds=3.0,
+                                 start_seconds=10.0, limits=limits)
+        return game, [hostile, make_agent("random", game)]
+
+    return _match(agents_for, work)
+
+
+#: name -> (what it stands for, builds a model or an agent, runs it)
+ENTRY_POINTS: dict[str, tuple[str, Callable, Callable[[str, Path], list[str]]]] = {
+    "synthesis": ("synthesis unit and inference tests (ggp synth)", hostile_model,
+                  _synthesis),
+    "value_check": ("value-function checks (ggp cwm values)", hostile_model, _value_check),
+    "check": ("ggp check on a .py model", hostile_model, _check),
+    "hosted": ("a match on a hosted model (rejection tournament, experiment)",
+               hostile_model, _hosted),
+    "cwm_agent": ("a CWM agent in a match (ggp arena -a cwm_mcts:run=...)", hostile_model,
+                  _cwm_agent),
+    "file_agent": ("a file agent in the arena's sandboxed worker (ggp arena -a x.py)",
+                   hostile_agent, _file_agent),
+}
+
+
+@dataclass
+class Outcome:
+    """One group of attacks through one entry point, and what got out."""
+
+    entry: str
+    attacks: tuple[str, ...]
+    breaches: list[str] = field(default_factory=list)
+    left_behind: list[int] = field(default_factory=list)
+    error: str = ""
+    seconds: float = 0.0
+
+    @property
+    def contained(self) -> bool:
+        return not self.breaches and not self.left_behind and not self.error
+
+
+def run_attack(entry: str, attacks: tuple[str, ...], lure: Bait) -> Outcome:
+    """Run ``attacks`` through ``entry`` against the bait ``lure``; never raises for what
+    the hostile code does (an exception escaping the entry point is recorded as
+    ``error``: a failure that was not contained as a forfeit or a failed test)."""
+    _, build, run = ENTRY_POINTS[entry]
+    outcome = Outcome(entry, attacks)
+    before = boxed_processes()
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="ggp-attack-") as work:
+        outputs: list[str] = []
+        try:
+            outputs = run(build(list(attacks), lure.ctx()), Path(work))
+        except Exception as exc:  # noqa: BLE001 - reported, not raised
+            outcome.error = f"{type(exc).__name__}: {exc}"[:500]
+        outcome.breaches = lure.breaches([*outputs, outcome.error, work])
+    outcome.left_behind = leftover_processes(before)
+    outcome.seconds = time.monotonic() - started
+    return outcome
+
+
+def selftest(entries: tuple[str, ...] = tuple(ENTRY_POINTS),
+             on_outcome: Callable[[Outcome], None] = lambda outcome: None) -> list[Outcome]:
+    """Every attack group through every entry point in ``entries``, on this machine."""
+    outcomes = []
+    quiet = logging.getLogger("ggp.cwm")  # the CWM agent's fallback warnings, one per move
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
+    with bait() as lure:
+        for entry in entries:
+            for group in GROUPS:
+                outcome = run_attack(entry, group, lure)
+                on_outcome(outcome)
+                outcomes.append(outcome)
+    quiet.setLevel(level)
+    return outcomes
