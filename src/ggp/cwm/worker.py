@@ -18,6 +18,7 @@ executes during play.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any
 
@@ -27,7 +28,7 @@ from ggp.belief.replay import model_resampler
 from ggp.belief.sampler import Belief, BeliefSampler, make_sampler
 from ggp.core.errors import BeliefError, GGPError
 from ggp.core.model import WorldModel, load_model_source
-from ggp.core.protocol import GameMetadata, ObsActionHistory, State
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, ObsActionHistory, State
 from ggp.cwm.purity import ImpureModel, audit_playout, probe, snapshot
 from ggp.search.evaluators import RandomRolloutEvaluator, ValueFunctionEvaluator
 from ggp.search.ismcts import ISMCTS
@@ -187,6 +188,8 @@ class AgentHandler:
         seed_global_generators(info["seed"])
         self.info = MatchInfo(**info)
         self.rng = random.Random(self.info.seed)
+        # the audits draw from their own generator, so they do not change how the agent plays
+        self.audit_rng = random.Random(self.info.seed + 1)
         self.stats = {"moves": 0, "searched": 0, "fallbacks": 0, "resample_calls": 0,
                       "resample_valid": 0, "resample_failures": 0}
         self.fallbacks: list[dict[str, Any]] = []
@@ -221,7 +224,7 @@ class AgentHandler:
             if snapshot(history) != before:
                 raise ImpureModel("the model changed the player's history")
             if root is not None:
-                audit_playout(self.fast.model, root, self.rng)
+                audit_playout(self.fast.model, root, self.audit_rng)
             return action
         except ImpureModel as exc:
             self.copies = f"move {self.stats['moves']}: {exc}"
@@ -249,10 +252,22 @@ class AgentHandler:
 
 
 class HostHandler:
-    """The CWM's protocol functions, called one at a time by :mod:`ggp.cwm.hosted`."""
+    """The CWM's protocol functions, called one at a time by :mod:`ggp.cwm.hosted`.
+
+    Every state arrives freshly decoded from JSON and every answer leaves as JSON, so
+    nothing the model could change is ever seen again: the model runs without the
+    guarded wrapper's copies (its answers are still checked for shape)."""
 
     def __init__(self, init: dict[str, Any]) -> None:
-        self.model = load_cwm(init["source"], init["filename"], init.get("metadata"))
+        self.init = init
+        self.reset()
+
+    def reset(self) -> None:
+        """Reload the model's code (a worker reused for another match)."""
+        guarded = load_cwm(self.init["source"], self.init["filename"],
+                           self.init.get("metadata"))
+        self.model = WorldModel(guarded.namespace, name="cwm", trusted=True,
+                                metadata=guarded.metadata)
 
     def initial_state(self) -> State:
         return self.model.initial_state()
@@ -266,8 +281,21 @@ class HostHandler:
     def legal_actions(self, state: State) -> list[str]:
         return self.model.legal_actions(state)
 
-    def apply(self, state: State, action: str) -> State:
-        return self.model.apply(state, action)
+    def step(self, state: State, action: str) -> dict[str, Any]:
+        """The next state and what a match asks about it next (see
+        :mod:`ggp.cwm.hosted`); an answer the model fails to give is left out, so the
+        failure shows when, and if, it is asked for."""
+        nxt = self.model.apply(state, action)
+        answers: dict[str, Any] = {"state": nxt}
+        for question in ("current_player", "rewards", "observations"):
+            with contextlib.suppress(GGPError):
+                answers[question] = getattr(self, question)(nxt)
+        player = answers.get("current_player")
+        if player is not None and player != TERMINAL:
+            question = "chance_outcomes" if player == CHANCE else "legal_actions"
+            with contextlib.suppress(GGPError):
+                answers[question] = getattr(self, question)(nxt)
+        return answers
 
     def rewards(self, state: State) -> list[float]:
         return self.model.rewards(state)
