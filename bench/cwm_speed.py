@@ -25,8 +25,13 @@ separately: ``start`` is a fresh worker, ``reused`` one taken back from the pool
 :mod:`ggp.sandbox.pool`). Figures: ms per move, simulations per second, and the ratios
 ``cwm / trusted`` (the issue's goal: at most 1.3) and ``cwm / gt``.
 
+Second figure: a rejection-tournament match (:func:`ggp.cwm.tournament.play_hosted`, two
+CWM agents on the recorded Leduc model hosted in a worker), with every worker started for
+the match versus workers reused from the pool, interleaved.
+
 Run:  python bench/cwm_speed.py [--positions 6] [--rounds 2] [--games leduc_poker,...]
           [--scale 1.0]   (multiplies every game's simulation budget)
+          [--hosted-matches 6] [--json FILE]
 """
 
 from __future__ import annotations
@@ -170,6 +175,31 @@ def bench_game(name: str, args: argparse.Namespace) -> dict:
             "fallbacks": sum(r["stats"]["fallbacks"] for r in reports)}
 
 
+def bench_hosted(matches: int, seed: int) -> dict:
+    """Rejection-tournament matches (:func:`ggp.cwm.tournament.play_hosted`): two CWM
+    agents on the recorded Leduc model hosted in a worker, with every worker started for
+    the match (the pool emptied first) and with workers reused from the pool; interleaved."""
+    from ggp.cwm.tournament import play_hosted
+    from ggp.sandbox.pool import POOL
+
+    run = RECORDED / "leduc_poker"
+    metadata = make_game("leduc_poker").metadata
+    spec = f"cwm_ismcts:run={run / 'cwm.py'}:sims=100:rollouts=1"
+    total = {"fresh": 0.0, "pooled": 0.0}
+    play_hosted(run, metadata, [spec, spec], seed)  # fills the pool
+    for k in range(matches):
+        for variant in (("fresh", "pooled") if k % 2 == 0 else ("pooled", "fresh")):
+            if variant == "fresh":
+                POOL.close()
+            began = time.perf_counter()
+            _, failure = play_hosted(run, metadata, [spec, spec], seed + k)
+            total[variant] += time.perf_counter() - began
+            assert not failure, failure
+    POOL.close()
+    return {"matches": matches, "fresh_s": total["fresh"] / matches,
+            "pooled_s": total["pooled"] / matches, "ratio": total["fresh"] / total["pooled"]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default=",".join(GAMES))
@@ -177,6 +207,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--hosted-matches", type=int, default=6,
+                        help="rejection-tournament matches per variant (0: skip)")
     parser.add_argument("--json", default="", help="also write the rows to this file")
     args = parser.parse_args()
     rows = []
@@ -194,6 +226,13 @@ def main() -> None:
               f"{row['reused_s']:.3f} |", flush=True)
         if any(row["copies"]) or row["fallbacks"]:
             print(f"  note: {name}: copies {row['copies']}, fallbacks {row['fallbacks']}")
+    if args.hosted_matches:
+        hosted = bench_hosted(args.hosted_matches, args.seed)
+        print(f"\nRejection-tournament match, leduc_poker (recorded model hosted, two "
+              f"cwm_ismcts sims=100:rollouts=1), {hosted['matches']} matches each: "
+              f"fresh workers {hosted['fresh_s']:.2f} s/match, pooled workers "
+              f"{hosted['pooled_s']:.2f} s/match, ratio {hosted['ratio']:.2f}")
+        rows.append({"hosted": hosted})
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
 
