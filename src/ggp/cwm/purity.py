@@ -11,8 +11,9 @@ plays without copies once the model has passed the probes below, and keeps check
   every protocol call is audited — its arguments must be unchanged after the call, and
   every value the model returned must still be unchanged at the end of the game (a model
   handing out objects it keeps and changes later fails here);
-* :func:`audit_playout` (after every search): one audited random playout from a state the
-  search started from, so the states the agent really meets are probed too.
+* :func:`audit_playout` (after every search): one audited random playout (at most 40
+  moves) from a state the search started from, so the states the agent really meets are
+  probed too.
 
 Any violation raises :class:`ImpureModel`; the worker then copies for the rest of its life.
 Values are compared by their pickles, which are equal exactly when nothing reachable from
@@ -159,8 +160,10 @@ def _probe_game(model: WorldModel, rng: random.Random, max_steps: int, branches:
 
 
 def audit_playout(model: WorldModel, state: State, rng: random.Random, *,
-                  max_steps: int = 1000) -> None:
-    """One audited random playout from ``state``; raises :class:`ImpureModel`."""
+                  max_steps: int = 40) -> None:
+    """An audited random playout of at most ``max_steps`` moves from ``state``; raises
+    :class:`ImpureModel`. Bounded so that it stays a small part of a move in long games
+    (backgammon); the roots of later moves carry the audit through the game."""
     checked, audit = _audited_model(model)
     try:
         for _ in range(max_steps):
