@@ -287,12 +287,13 @@ class HostHandler:
         failure shows when, and if, it is asked for."""
         nxt = self.model.apply(state, action)
         answers: dict[str, Any] = {"state": nxt}
-        for question in ("current_player", "rewards", "observations"):
-            with contextlib.suppress(GGPError):
-                answers[question] = getattr(self, question)(nxt)
-        player = answers.get("current_player")
-        if player is not None and player != TERMINAL:
-            question = "chance_outcomes" if player == CHANCE else "legal_actions"
+        questions = ["current_player", "rewards"]
+        with contextlib.suppress(GGPError):
+            player = self.model.current_player(nxt)
+            # a decision point: the mover's observation and the legal actions are asked
+            questions += (["chance_outcomes"] if player == CHANCE else [] if
+                          player == TERMINAL else ["observations", "legal_actions"])
+        for question in questions:
             with contextlib.suppress(GGPError):
                 answers[question] = getattr(self, question)(nxt)
         return answers
