@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import pickle
 import random
+import time
 from typing import Any
 
 from ggp.core.errors import GGPError
@@ -109,21 +110,24 @@ def _audited_model(model: WorldModel) -> tuple[WorldModel, _Audit]:
 
 
 def probe(model: WorldModel, *, games: int = 5, seed: int = 0, max_steps: int = 300,
-          branches: int = 2) -> None:
+          branches: int = 2, seconds: float = 5.0) -> None:
     """Audited random games (see the module doc); raises :class:`ImpureModel`.
 
     At every decision state the model is also asked for each player's inference (the
     player's history so far) and ``branches`` other legal actions are applied, as a search
     would. A game the model fails in (it raises) ends the game: that is not a purity
-    question. Randomness comes from ``seed`` (the global generator is restored after)."""
+    question. Randomness comes from ``seed`` (the global generator is restored after).
+    Probing stops after ``seconds`` (a slow model is probed less at load; the audits after
+    every search go on)."""
     checked, audit = _audited_model(model)
     rng = random.Random(seed)
     saved = random.getstate()
     random.seed(seed)
+    deadline = time.monotonic() + seconds
     try:
         for _ in range(games):
             try:
-                _probe_game(checked, rng, max_steps, branches)
+                _probe_game(checked, rng, max_steps, branches, deadline)
             except Exception:  # noqa: BLE001 - a violation, or the model failing: that
                 pass  # is not a purity question (the search meets it and reports it)
             audit.verify()
@@ -131,11 +135,14 @@ def probe(model: WorldModel, *, games: int = 5, seed: int = 0, max_steps: int = 
         random.setstate(saved)
 
 
-def _probe_game(model: WorldModel, rng: random.Random, max_steps: int, branches: int) -> None:
+def _probe_game(model: WorldModel, rng: random.Random, max_steps: int, branches: int,
+                deadline: float) -> None:
     n = model.num_players
     histories: list[list] = [[] for _ in range(n)]
     state = model.initial_state()
     for _ in range(max_steps):
+        if time.monotonic() > deadline:
+            return
         player = model.current_player(state)
         observations = model.observations(state)
         if player == TERMINAL:
