@@ -8,6 +8,7 @@ import pytest
 from cwm_fixtures import mutate, run_dir, source
 
 from ggp.agents import make_agent
+from ggp.agents.base import Agent
 from ggp.arena.match import play_match
 from ggp.core.registry import make_game
 from ggp.cwm.hosted import hosted_model
@@ -101,3 +102,42 @@ def test_cwm_agent_without_a_run_is_a_spec_error():
 
     with pytest.raises(AgentSpecError, match="run=DIR"):
         make_agent("cwm_mcts", make_game("tic_tac_toe"))
+
+
+class _Caller(Agent):
+    """Calls (or checks) at every decision: always legal in Leduc."""
+
+    def act(self, history):
+        return "Call"
+
+
+def test_hosted_matches_reuse_the_worker_and_take_one_round_trip_per_step(tmp_path):
+    from ggp.sandbox.pool import POOL
+
+    run = run_dir(tmp_path, "run", source("leduc_poker"))
+    truth = make_game("leduc_poker")
+    POOL.close()
+    workers, outcomes = [], []
+    try:
+        for seed in (3, 3):
+            hosted = hosted_model(run, truth.metadata)
+            calls = []
+            forward = hosted.worker.call
+            hosted.worker.call = lambda method, *a, **k: calls.append(method) or forward(
+                method, *a, **k)
+            try:
+                result = play_match(hosted, [_Caller(), _Caller()], seed=seed)
+            finally:
+                del hosted.worker.call
+                hosted.close()
+            workers.append(hosted.worker)
+            outcomes.append(([s["action"] for s in result.steps], result.returns))
+            assert result.forfeit is None and len(result.steps) > 4
+            # what play_match asks about a state comes with the step that made it; only
+            # the initial state (a copy of INITIAL_STATE) is asked about directly
+            assert calls.count("step") == len(result.steps)
+            assert len(calls) - len(result.steps) <= 2
+        assert workers[0] is workers[1] and workers[0].alive  # reused for the second match
+        assert outcomes[0] == outcomes[1]
+    finally:
+        POOL.close()

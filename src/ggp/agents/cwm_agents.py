@@ -29,7 +29,8 @@ from ggp.agents.search_agents import make_ismcts, make_mcts
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory
 from ggp.cwm.rundir import model_file, model_source, value_file
-from ggp.sandbox import Limits, Worker
+from ggp.sandbox import Limits, SandboxFailure, Worker
+from ggp.sandbox.pool import POOL
 
 log = logging.getLogger("ggp.cwm")
 
@@ -60,9 +61,17 @@ class CWMAgent(Agent):
     def start(self, info: MatchInfo) -> None:
         super().start(info)
         self.close()
-        self.worker = Worker("ggp.cwm.worker", self.init, start_timeout=120.0,
-                             limits=self.limits)
-        self.worker.call("start", {"info": asdict(info)}, timeout=120.0)
+        self.worker, reused = POOL.take("ggp.cwm.worker", self.init, start_timeout=120.0,
+                                        limits=self.limits)
+        try:
+            self.worker.call("start", {"info": asdict(info)}, timeout=120.0)
+        except SandboxFailure:
+            if not reused:
+                raise
+            # an idle worker may have died since its last match: a fresh one decides
+            self.worker, _ = POOL.take("ggp.cwm.worker", self.init, start_timeout=120.0,
+                                       limits=self.limits, fresh=True)
+            self.worker.call("start", {"info": asdict(info)}, timeout=120.0)
 
     def act(self, history: ObsActionHistory) -> Action:
         reply = self.worker.call("act", {"history": history}, timeout=self.move_seconds)
@@ -84,8 +93,10 @@ class CWMAgent(Agent):
                 out.write(json.dumps(line) + "\n")
 
     def close(self) -> None:
+        """Hand the worker back to the pool (it is kept only if it is still alive; the
+        next match's ``start`` resets it)."""
         if self.worker is not None:
-            self.worker.close()
+            POOL.give_back(self.worker)
             self.worker = None
 
 

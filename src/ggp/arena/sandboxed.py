@@ -5,7 +5,9 @@ over the worker's pipe with a deadline. Any failure of the worker raises
 :class:`ggp.sandbox.SandboxFailure`, which :func:`ggp.arena.match.play_match` turns into a
 forfeit with the failure's kind as reason. The worker starts when the match starts (so a
 worker that cannot even load its agent forfeits that match instead of stopping the
-tournament) and stops at :meth:`SandboxedAgent.close`.
+tournament); :meth:`SandboxedAgent.close` hands it to the process's pool
+(:mod:`ggp.sandbox.pool`), and the next match of the same agent on the same game reuses
+it, with the game and the agent built anew.
 
 This module is also the worker's entry: :func:`make_handler` builds the agent inside the
 child, from the agent spec and the game spec (the model is loaded in the child too, so a
@@ -23,7 +25,8 @@ from ggp.arena.agent_specs import build_agent, is_file_spec
 from ggp.core.errors import GGPError
 from ggp.core.model import load_model
 from ggp.core.protocol import Action, ObsActionHistory, State
-from ggp.sandbox import Limits, Worker
+from ggp.sandbox import Limits, SandboxFailure, Worker
+from ggp.sandbox.pool import POOL
 
 #: Limits of agent workers unless the caller gives others.
 AGENT_LIMITS = Limits(memory_mb=2048, cpu_seconds=3600, max_output_bytes=1024 * 1024)
@@ -68,10 +71,17 @@ class SandboxedAgent(Agent):
         if is_file_spec(agent):
             name, sep, settings = agent.partition(":")
             agent = _copy_in(name, "agent", files) + sep + settings
-        self.worker = Worker("ggp.arena.sandboxed", {"agent": agent, "game": game},
-                             files=files, start_timeout=self.start_seconds,
-                             limits=self.limits)
-        self.name = self.worker.call("name", timeout=self.start_seconds)
+        init = {"agent": agent, "game": game}
+        options = dict(start_timeout=self.start_seconds, limits=self.limits, files=files)
+        self.worker, reused = POOL.take("ggp.arena.sandboxed", init, **options)
+        try:
+            self.name = self.worker.call("name", timeout=self.start_seconds)
+        except SandboxFailure:
+            if not reused:
+                raise
+            # an idle worker may have died since its last match: a fresh one decides
+            self.worker, _ = POOL.take("ggp.arena.sandboxed", init, fresh=True, **options)
+            self.name = self.worker.call("name", timeout=self.start_seconds)
         self.clairvoyant = self.worker.call("clairvoyant", timeout=self.start_seconds)
         self.worker.call("start", {"info": asdict(info)}, timeout=self.start_seconds)
 
@@ -92,8 +102,10 @@ class SandboxedAgent(Agent):
                              timeout=self.move_seconds)
 
     def close(self) -> None:
+        """Hand the worker back to the pool (kept only if still alive; the next match's
+        ``start`` builds a fresh agent in it)."""
         if self.worker is not None:
-            self.worker.close()
+            POOL.give_back(self.worker)
             self.worker = None
 
 
@@ -119,10 +131,17 @@ def _absolute_spec(spec: str) -> str:
 
 
 class _Handler:
-    """The agent inside the worker; method names mirror :class:`Agent`."""
+    """The agent inside the worker; method names mirror :class:`Agent`. Every
+    :meth:`start` loads the game and builds the agent anew (a file agent's module is
+    executed again), so a worker reused for another match starts as a fresh one would."""
 
-    def __init__(self, agent: Agent) -> None:
-        self.agent = agent
+    def __init__(self, init: dict[str, Any]) -> None:
+        self.init = init
+        self._build()
+        self._started = False
+
+    def _build(self) -> None:
+        self.agent = build_agent(self.init["agent"], load_model(self.init["game"]))
 
     def name(self) -> str:
         return self.agent.name
@@ -136,6 +155,9 @@ class _Handler:
     def start(self, info: dict[str, Any]) -> None:
         from ggp.arena.match import seed_global_generators
 
+        if self._started:  # a reused worker: nothing carries over from the last match
+            self._build()
+        self._started = True
         # as run_match_task does in the arena process: the worker has its own generators
         seed_global_generators(info["seed"])
         self.agent.start(MatchInfo(**info))
@@ -149,4 +171,4 @@ class _Handler:
 
 def make_handler(init: dict[str, Any]) -> _Handler:
     """Worker entry point: load the game, build the agent."""
-    return _Handler(build_agent(init["agent"], load_model(init["game"])))
+    return _Handler(init)

@@ -7,7 +7,9 @@ to untrusted code are copied first so a model that mutates its input cannot corr
 search tree; return values are checked for shape where it is cheap.
 
 Reference games are trusted (``ggp check`` and the tests verify them), so their wrapper
-skips the defensive copies. Code from files and strings is untrusted by default.
+skips the defensive copies. Code from files and strings is untrusted by default; a CWM
+agent's sandboxed worker wraps its model as trusted too once audited probes show that the
+model leaves its inputs alone, and keeps auditing (:mod:`ggp.cwm.purity`).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ executes during play.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any
 
@@ -26,11 +27,12 @@ from ggp.agents.base import MatchInfo
 # subprocess import a restricted child may not make later)
 from ggp.arena.match import seed_global_generators
 from ggp.belief.generic import sample_generic
-from ggp.belief.replay import sample_with_model
+from ggp.belief.replay import model_resampler
 from ggp.belief.sampler import Belief, BeliefSampler, make_sampler
 from ggp.core.errors import BeliefError, GGPError
 from ggp.core.model import WorldModel, load_model_source
-from ggp.core.protocol import GameMetadata, ObsActionHistory, State
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, ObsActionHistory, State
+from ggp.cwm.purity import ImpureModel, audit_playout, probe, snapshot
 from ggp.search.evaluators import RandomRolloutEvaluator, ValueFunctionEvaluator
 from ggp.search.ismcts import ISMCTS
 from ggp.search.mcts import MCTS
@@ -49,7 +51,8 @@ class CountingSampler(BeliefSampler):
 
     ``stats`` gets ``resample_calls`` (samples asked for), ``resample_valid`` (samples
     whose replay matched the real observations) and ``resample_failures`` (samples given
-    up after ``retries`` attempts)."""
+    up after ``retries`` attempts). A sampled history is replayed and validated once per
+    belief (one decision); later draws of the same history reuse the validated state."""
 
     name = "model"
 
@@ -57,68 +60,144 @@ class CountingSampler(BeliefSampler):
         super().__init__(model)
         self.retries, self.stats = retries, stats
 
-    def draw(self, history: ObsActionHistory, player: int, cache: dict) -> State:
-        error: Exception | None = None
-        for _ in range(self.retries):
-            self.stats["resample_calls"] += 1
-            try:
-                state = sample_with_model(self.model, history, player, retries=1, cache=cache)
-            except GGPError as exc:
-                error = exc
-                continue
-            self.stats["resample_valid"] += 1
-            return state
-        self.stats["resample_failures"] += 1
-        raise BeliefError(f"no sample consistent with the real observations after "
-                          f"{self.retries} tries: {error}")
+    def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
+        random.seed(rng.getrandbits(32))  # inference functions draw from the global random
+        # one try per call, so that every try is counted; the cache keeps one validated
+        # state object per distinct sampled history
+        once = model_resampler(self.model, history, player, retries=1, cache={})
+        stats, retries = self.stats, self.retries
+
+        def draw(_rng: object = None) -> State:
+            error: Exception | None = None
+            for _ in range(retries):
+                stats["resample_calls"] += 1
+                try:
+                    state = once()
+                except GGPError as exc:
+                    error = exc
+                    continue
+                stats["resample_valid"] += 1
+                return state
+            stats["resample_failures"] += 1
+            raise BeliefError(f"no sample consistent with the real observations after "
+                              f"{retries} tries: {error}")
+
+        draw()  # fail before the search starts
+        return Belief(draw, pooled=self.model.has("resample_history"))
+
+
+class HeldStates(BeliefSampler):
+    """Another sampler's beliefs, remembering a snapshot of every state handed to the
+    search, so that a search without copies can be checked afterwards: if the model
+    changed a state the search held (its root, a pooled determinization), :meth:`check`
+    says so."""
+
+    def __init__(self, inner: BeliefSampler) -> None:
+        super().__init__(inner.model)
+        self.inner = inner
+        self.held: dict[int, tuple[State, bytes]] = {}  # id -> (state kept alive, pickle)
 
     def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
-        cache: dict = {}
-        random.seed(rng.getrandbits(32))  # inference functions draw from the global random
-        self.draw(history, player, cache)  # fail before the search starts
-        # the cache returns one state object per distinct replayed history
-        return Belief(lambda r: self.draw(history, player, cache),
-                      pooled=self.model.has("resample_history"))
+        inner = self.inner.belief(history, player, rng)
+        sample, held = inner.sample, self.held
+
+        def draw(r: random.Random) -> State:
+            state = sample(r)
+            if id(state) not in held:
+                held[id(state)] = (state, snapshot(state))
+            return state
+
+        return Belief(draw, pooled=inner.pooled)
+
+    def check(self) -> State | None:
+        """Raise :class:`ImpureModel` if a held state changed; returns one held state (or
+        None) and forgets them all."""
+        held, self.held = self.held, {}
+        for state, old in held.values():
+            if snapshot(state) != old:
+                raise ImpureModel("the model changed a state the search held (a root or "
+                                  "a determinization) while searching without copies")
+        return next(iter(held.values()))[0] if held else None
+
+
+class _Planner:
+    """A sampler and a search over one of the worker's two views of the model."""
+
+    def __init__(self, handler: AgentHandler, model: WorldModel) -> None:
+        self.model = model
+        inference = model.has("resample_history") or model.has("resample_state")
+        if model.metadata.perfect_information:
+            sampler: BeliefSampler = make_sampler(model, "perfect")
+        elif inference:
+            sampler = CountingSampler(model, handler.retries, handler.stats)
+        else:
+            sampler = make_sampler(model, "generic")
+        self.sampler = HeldStates(sampler) if model.trusted else sampler
+        evaluator = (ValueFunctionEvaluator(model) if handler.use_value
+                     else RandomRolloutEvaluator(model, handler.rollouts))
+        if handler.planner == "ismcts":
+            self.search: ISMCTS | MCTS = ISMCTS(model, self.sampler, evaluator,
+                                                simulations=handler.sims,
+                                                uct_c=handler.uct_c, rng=handler.rng)
+        else:
+            self.search = MCTS(model, evaluator, simulations=handler.sims,
+                               uct_c=handler.uct_c, rng=handler.rng)
+
+    def best_action(self, history: ObsActionHistory, seat: int, rng: random.Random) -> str:
+        if isinstance(self.search, ISMCTS):
+            return self.search.best_action(history, seat)
+        return self.search.best_action(self.sampler.belief(history, seat, rng).sample(rng))
 
 
 class AgentHandler:
-    """The agent in the worker; methods mirror :class:`ggp.agents.base.Agent`."""
+    """The agent in the worker; methods mirror :class:`ggp.agents.base.Agent`.
+
+    The model is loaded twice over the same code: ``guarded`` copies every state it hands
+    the model (the :class:`WorldModel` default for untrusted code) and ``fast`` does not.
+    Searches run on ``fast`` while the model passes the purity checks of
+    :mod:`ggp.cwm.purity` — the probe at load, and after every search a check that the
+    states the search held are unchanged plus an audited playout from one of them. On the
+    first violation, and when a search without copies fails where one with copies does
+    not, the worker searches that move again on ``guarded`` and keeps copying for the rest
+    of its life (``report()["copies"]`` says why). Each :meth:`start` reloads the model's
+    code, so a worker reused for another match starts from fresh module state.
+    """
 
     def __init__(self, init: dict[str, Any]) -> None:
-        self.model = load_cwm(init["source"], init["filename"], init.get("metadata"))
+        self.init = init
         self.planner = init.get("planner", "ismcts")
         if self.planner not in ("ismcts", "mcts"):
             raise GGPError(f"planner must be ismcts or mcts, not {self.planner!r}")
         self.sims = int(init.get("sims", 1000))
         self.rollouts = int(init.get("rollouts", 10))
         self.uct_c = float(init.get("uct_c", 1.0))
+        self.retries = int(init.get("retries", 10))
         self.use_value = bool(init.get("value", False))
-        if self.use_value and not self.model.has("value_function"):
+        self.copies = ""  # why the model is copied; "" while it runs without copies
+        model = self._load()
+        if self.use_value and not model.has("value_function"):
             raise GGPError("the model has no value_function")
-        self.stats = {"moves": 0, "searched": 0, "fallbacks": 0, "resample_calls": 0,
-                      "resample_valid": 0, "resample_failures": 0}
-        self.fallbacks: list[dict[str, Any]] = []
-        inference = self.model.has("resample_history") or self.model.has("resample_state")
-        if self.model.metadata.perfect_information:
-            self.sampler: BeliefSampler = make_sampler(self.model, "perfect")
-        elif inference:
-            self.sampler = CountingSampler(self.model, int(init.get("retries", 10)),
-                                           self.stats)
-        else:
-            self.sampler = make_sampler(self.model, "generic")
+        try:
+            probe(model)
+        except ImpureModel as exc:
+            self.copies = f"load probe: {exc}"
+
+    def _load(self) -> WorldModel:
+        return load_cwm(self.init["source"], self.init["filename"], self.init.get("metadata"))
 
     def start(self, info: dict[str, Any]) -> None:
         seed_global_generators(info["seed"])
         self.info = MatchInfo(**info)
         self.rng = random.Random(self.info.seed)
-        evaluator = (ValueFunctionEvaluator(self.model) if self.use_value
-                     else RandomRolloutEvaluator(self.model, self.rollouts))
-        if self.planner == "ismcts":
-            self.search = ISMCTS(self.model, self.sampler, evaluator, simulations=self.sims,
-                                 uct_c=self.uct_c, rng=self.rng)
-        else:
-            self.search = MCTS(self.model, evaluator, simulations=self.sims,
-                               uct_c=self.uct_c, rng=self.rng)
+        # the audits draw from their own generator, so they do not change how the agent plays
+        self.audit_rng = random.Random(self.info.seed + 1)
+        self.stats = {"moves": 0, "searched": 0, "fallbacks": 0, "resample_calls": 0,
+                      "resample_valid": 0, "resample_failures": 0}
+        self.fallbacks: list[dict[str, Any]] = []
+        guarded = self._load()
+        self.guarded = _Planner(self, guarded)
+        self.fast = _Planner(self, WorldModel(guarded.namespace, name="cwm", trusted=True,
+                                              metadata=guarded.metadata))
 
     def act(self, history: list) -> dict[str, Any]:
         """``{"action": ..., "fallback": None or the reason the search failed}``."""
@@ -126,11 +205,7 @@ class AgentHandler:
         seat = self.info.seat
         self.stats["moves"] += 1
         try:
-            if self.planner == "ismcts":
-                action = self.search.best_action(history, seat)
-            else:
-                state = self.sampler.belief(history, seat, self.rng).sample(self.rng)
-                action = self.search.best_action(state)
+            action = self._search(history, seat)
             self.stats["searched"] += 1
             return {"action": action, "fallback": None}
         except Exception as exc:  # noqa: BLE001 - any failure of the CWM or the search
@@ -139,24 +214,61 @@ class AgentHandler:
         self.fallbacks.append({"move": self.stats["moves"], "reason": reason})
         return {"action": self._random_action(history, seat), "fallback": reason}
 
+    def _search(self, history: ObsActionHistory, seat: int) -> str:
+        if self.copies:
+            return self.guarded.best_action(history, seat, self.rng)
+        before = snapshot(history)
+        held = self.fast.sampler
+        try:
+            action = self.fast.best_action(history, seat, self.rng)
+            root = held.check()
+            if snapshot(history) != before:
+                raise ImpureModel("the model changed the player's history")
+            if root is not None:
+                audit_playout(self.fast.model, root, self.audit_rng)
+            return action
+        except ImpureModel as exc:
+            self.copies = f"move {self.stats['moves']}: {exc}"
+        except Exception as exc:  # noqa: BLE001 - maybe the missing copies' doing
+            held.held.clear()
+            action = self.guarded.best_action(history, seat, self.rng)  # raises if not
+            self.copies = (f"move {self.stats['moves']}: the search failed without copies "
+                           f"({type(exc).__name__}: {str(exc)[:200]}) but not with them")
+            return action
+        return self.guarded.best_action(history, seat, self.rng)
+
     def _random_action(self, history: ObsActionHistory, seat: int) -> str:
         """A uniformly drawn legal action of a resampled state (model inference first,
         then the generic sampler on the CWM)."""
+        model = self.guarded.model
         try:
-            state = self.sampler.belief(history, seat, self.rng).sample(self.rng)
+            state = self.guarded.sampler.belief(history, seat, self.rng).sample(self.rng)
         except Exception:  # noqa: BLE001 - try the model-free sampler next
-            state = sample_generic(self.model, history, seat, self.rng)
-        return self.rng.choice(sorted(self.model.legal_actions(state)))
+            state = sample_generic(model, history, seat, self.rng)
+        return self.rng.choice(sorted(model.legal_actions(state)))
 
     def report(self) -> dict[str, Any]:
-        return {"stats": dict(self.stats), "fallbacks": list(self.fallbacks)}
+        return {"stats": dict(self.stats), "fallbacks": list(self.fallbacks),
+                "copies": self.copies}
 
 
 class HostHandler:
-    """The CWM's protocol functions, called one at a time by :mod:`ggp.cwm.hosted`."""
+    """The CWM's protocol functions, called one at a time by :mod:`ggp.cwm.hosted`.
+
+    Every state arrives freshly decoded from JSON and every answer leaves as JSON, so
+    nothing the model could change is ever seen again: the model runs without the
+    guarded wrapper's copies (its answers are still checked for shape)."""
 
     def __init__(self, init: dict[str, Any]) -> None:
-        self.model = load_cwm(init["source"], init["filename"], init.get("metadata"))
+        self.init = init
+        self.reset()
+
+    def reset(self) -> None:
+        """Reload the model's code (a worker reused for another match)."""
+        guarded = load_cwm(self.init["source"], self.init["filename"],
+                           self.init.get("metadata"))
+        self.model = WorldModel(guarded.namespace, name="cwm", trusted=True,
+                                metadata=guarded.metadata)
 
     def initial_state(self) -> State:
         return self.model.initial_state()
@@ -170,8 +282,22 @@ class HostHandler:
     def legal_actions(self, state: State) -> list[str]:
         return self.model.legal_actions(state)
 
-    def apply(self, state: State, action: str) -> State:
-        return self.model.apply(state, action)
+    def step(self, state: State, action: str) -> dict[str, Any]:
+        """The next state and what a match asks about it next (see
+        :mod:`ggp.cwm.hosted`); an answer the model fails to give is left out, so the
+        failure shows when, and if, it is asked for."""
+        nxt = self.model.apply(state, action)
+        answers: dict[str, Any] = {"state": nxt}
+        questions = ["current_player", "rewards"]
+        with contextlib.suppress(GGPError):
+            player = self.model.current_player(nxt)
+            # a decision point: the mover's observation and the legal actions are asked
+            questions += (["chance_outcomes"] if player == CHANCE else [] if
+                          player == TERMINAL else ["observations", "legal_actions"])
+        for question in questions:
+            with contextlib.suppress(GGPError):
+                answers[question] = getattr(self, question)(nxt)
+        return answers
 
     def rewards(self, state: State) -> list[float]:
         return self.model.rewards(state)
