@@ -172,17 +172,26 @@ def _matches(run: Path, *, fresh: bool) -> list:
     return results
 
 
-def test_a_worker_serves_the_next_match_as_a_fresh_one_would(tmp_path):
-    marker = tmp_path / "pids.txt"
-    spy = (f"import os\nwith open({str(marker)!r}, 'a') as _f:\n"
-           "    _f.write(str(os.getpid()) + '\\n')\n\n" + source("tic_tac_toe"))
-    run = run_dir(tmp_path, "spy", spy)
+def test_a_worker_serves_the_next_match_as_a_fresh_one_would(tmp_path, monkeypatch):
+    import ggp.sandbox
+
+    started = []
+
+    class CountedWorker(ggp.sandbox.Worker):
+        def __init__(self, *args, **kwargs):
+            started.append(args[0])
+            super().__init__(*args, **kwargs)
+
+    # the pool builds its workers through ggp.sandbox.Worker (the box lets the model write
+    # nowhere we could read, so the count is taken on this side)
+    monkeypatch.setattr(ggp.sandbox, "Worker", CountedWorker)
+    run = run_dir(tmp_path, "model", source("tic_tac_toe"))
     POOL.close()
     try:
         reused = _matches(run, fresh=False)
-        assert len(set(marker.read_text().split())) == 1  # one worker for both matches
+        assert started == ["ggp.cwm.worker"]  # one worker for both matches
         fresh = _matches(run, fresh=True)
-        assert len(set(marker.read_text().split())) == 3
+        assert started == ["ggp.cwm.worker"] * 3
     finally:
         POOL.close()
     assert reused == fresh  # same moves and counters: each match reloads the model

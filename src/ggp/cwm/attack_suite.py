@@ -32,6 +32,7 @@ from ggp.sandbox.attacks import (
     hostile_model,
     leftover_processes,
 )
+from ggp.sandbox.pool import POOL
 
 #: Attacks that do not end the hostile process run together; each fatal one alone.
 GROUPS: tuple[tuple[str, ...], ...] = (
@@ -192,6 +193,9 @@ def run_attack(entry: str, attacks: tuple[str, ...], lure: Bait) -> Outcome:
         except Exception as exc:  # noqa: BLE001 - reported, not raised
             outcome.error = f"{type(exc).__name__}: {exc}"[:500]
         outcome.breaches = lure.breaches([*outputs, outcome.error, work])
+    # idle pooled workers are ours and end with the process; what must not outlive the
+    # run is anything the hostile code started, so the pool is emptied before the count
+    POOL.close()
     outcome.left_behind = leftover_processes(before)
     outcome.seconds = time.monotonic() - started
     return outcome
