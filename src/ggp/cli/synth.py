@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Optional
 
@@ -31,7 +32,8 @@ def synth(
         "replayed; without backend options nothing new is asked)."),
     replay: Optional[Path] = typer.Option(
         None, help="Reuse the answers recorded in this run directory's exchanges.jsonl "
-        "(without backend options nothing new is asked)."),
+        "(without backend options nothing new is asked). Without a game, the recorded "
+        "run is reproduced: same game, training games, settings and held-out set."),
     mode: str = typer.Option("tree", help="Refinement: 'tree' (REx) or 'conversation'."),
     budget: Optional[int] = typer.Option(
         None, help="Maximum number of LLM calls (default 500; with --resume, the run's)."),
@@ -76,6 +78,8 @@ def synth(
       ggp synth --rules my_game.txt --trajectories my_game.jsonl --backend exchange
       --exchange-dir prompts/
 
+      ggp synth --replay examples/recorded/leduc_poker --out runs/leduc
+
       ggp synth show runs/synth/tic_tac_toe-20260101-120000
     """
     from ggp.synth.refine import Settings
@@ -94,9 +98,19 @@ def synth(
                                  f"{inference_kind!r}.")
     llm_options = dict(backend=backend, model=model, base_url=base_url, config=config,
                        exchange_dir=exchange_dir, cache_mode=cache_mode)
-    task = None
+    task, settings_from_run = None, None
+    test_list = [p for p in test_players.split(",") if p.strip()] if test_players else None
     if resume is not None:
         run_dir = resume
+    elif replay is not None and not args and not (rules or trajectories):
+        # The recorded run says how it was made: same game, games, settings, test set.
+        from ggp.synth.run import replay_plan
+
+        plan = replay_plan(replay)
+        task, test_games, test_list = plan.task, plan.test_games, plan.test_players
+        settings_from_run = plan.settings
+        run_dir = out or Path("runs") / "synth" / f"{_slug(task.game)}-replay-" \
+            f"{time.strftime('%Y%m%d-%H%M%S')}"
     else:
         if args and (rules or trajectories):
             raise typer.BadParameter("Give either a game name or --rules and --trajectories.")
@@ -127,17 +141,18 @@ def synth(
         if not need_llm:  # every answer comes from the earlier run's backend and model
             info = RunStore(replay).read_json("metadata.json").get("backend", {})
         info = {**info, "replayed_from": str(replay)}
-    settings = Settings(mode=mode, max_calls=500 if budget is None else budget,
-                        max_tokens=max_tokens, versions=versions, parallel=parallel,
-                        heuristic_weight=heuristic_weight, seed=seed,
-                        test_seconds=test_seconds, inference=inference,
-                        inference_kind=inference_kind)
+    settings = settings_from_run or Settings(
+        mode=mode, max_calls=500 if budget is None else budget, max_tokens=max_tokens,
+        versions=versions, parallel=parallel, heuristic_weight=heuristic_weight, seed=seed,
+        test_seconds=test_seconds, inference=inference, inference_kind=inference_kind)
+    if settings_from_run is not None and budget is not None:
+        settings = replace(settings, max_calls=budget)
     # A polite kill (SIGTERM) stops like Ctrl-C, so the run directory records it.
     signal.signal(signal.SIGTERM, _interrupt)
     console.print(f"[bold]ggp synth[/] {task.game if task else resume} → {run_dir}")
     try:
         meta = _run_with_progress(run_dir, task, llm, settings, info, budget, replay,
-                                  test_games=test_games, test_players=test_players,
+                                  test_games=test_games, test_players=test_list,
                                   resume=resume is not None)
     except KeyboardInterrupt:
         console.print(f"[yellow]Interrupted.[/] Continue with: ggp synth --resume {run_dir}")
@@ -151,7 +166,7 @@ def synth(
 
 def _run_with_progress(run_dir: Path, task: Any, llm: Any, settings: Any, info: dict,
                        budget: int | None, replay: Path | None, *, test_games: int,
-                       test_players: str | None, resume: bool) -> dict:
+                       test_players: list[str] | None, resume: bool) -> dict:
     """Run :func:`ggp.synth.run.synthesize` under a live progress line."""
     from ggp.synth.run import synthesize
 
@@ -168,10 +183,7 @@ def _run_with_progress(run_dir: Path, task: Any, llm: Any, settings: Any, info: 
         return synthesize(
             run_dir, task, llm, settings, backend=info, test_games=test_games, resume=resume,
             max_calls=budget,
-            # The exchange backend re-reads its own numbered files.
-            replay_log=info.get("name") != "exchange",
-            test_players=[p for p in test_players.split(",") if p.strip()]
-            if test_players else None,
+            test_players=test_players,
             replay_from=(replay / "exchanges.jsonl") if replay else None,
             on_progress=on_progress)
 

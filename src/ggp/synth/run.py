@@ -59,6 +59,8 @@ class Task:
     ground_truth: WorldModel | None = None
     test: TrajectorySet | None = None
     seed: int | None = None  # of the recorded training games, when ggp recorded them
+    players: tuple[str, ...] | None = None  # their agent specs, one per seat
+    view_player: int = 0  # whose view a closed deck keeps
 
 
 def reference_task(spec: str, *, games: int = 5, players: list[str] | None = None,
@@ -69,16 +71,59 @@ def reference_task(spec: str, *, games: int = 5, players: list[str] | None = Non
     from ggp.core.registry import make_game
 
     model = make_game(spec)
-    if players is not None and len(players) == 1:
+    players = list(players or ["random"])
+    if len(players) == 1:
         players = players * model.num_players
-    if players is not None and len(players) != model.num_players:
+    if len(players) != model.num_players:
         raise RunError(f"{model.name} has {model.num_players} players; got "
                        f"{len(players)} player specs ({', '.join(players)}).")
     if not model.rules.strip():
         raise RunError(f"The game {spec!r} has no rules text to give to the model.")
     train = collect(model, games=games, seed=seed, players=players, deck=deck,
                     view_player=view_player)
-    return Task(model.name, model.rules, train, ground_truth=model, seed=seed)
+    return Task(model.name, model.rules, train, ground_truth=model, seed=seed,
+                players=tuple(players), view_player=view_player)
+
+
+@dataclass(frozen=True)
+class ReplayPlan:
+    """How to run a recorded synthesis again: its task, settings and held-out set."""
+
+    task: Task
+    settings: Settings
+    test_games: int
+    test_players: list[str] | None
+
+
+def replay_plan(run_dir: str | Path) -> ReplayPlan:
+    """Everything needed to reproduce the run in ``run_dir`` from its ``metadata.json``:
+    the same game, training games (count, seed, players, deck), search settings and
+    held-out set, so that replaying its ``exchanges.jsonl`` asks exactly the same
+    requests. Runs on a user's own files replay from the run's ``rules.txt``,
+    ``trajectories.jsonl`` and ``test_trajectories.jsonl``."""
+    store = RunStore(run_dir)
+    meta = store.read_json("metadata.json")
+    try:
+        settings = Settings(**meta["settings"])
+        train, test = meta.get("train", {}), meta.get("test") or {}
+        if meta.get("source") == "reference game":
+            task = reference_task(meta["game"], games=train["games"],
+                                  seed=meta["seeds"]["trajectories"],
+                                  players=list(train.get("players", ["random"])),
+                                  deck=train.get("deck", "open"),
+                                  view_player=train.get("view_player", 0))
+        else:
+            test_file = store.file("test_trajectories.jsonl")
+            task = user_task(store.file("rules.txt"), store.file("trajectories.jsonl"),
+                             name=meta["game"],
+                             test_file=test_file if test_file.is_file() else None)
+    except (KeyError, TypeError) as exc:
+        raise RunError(f"{store.file('metadata.json')} does not say how the run was made "
+                       f"(missing or wrong {exc}); name the game and its settings "
+                       "instead.") from None
+    players = test.get("players")
+    return ReplayPlan(task, settings, int(test.get("games", 0)),
+                      list(players) if isinstance(players, list) else None)
 
 
 def user_task(rules_file: str | Path, trajectories_file: str | Path, *,
@@ -157,15 +202,14 @@ def synthesize(
     resume: bool = False,
     max_calls: int | None = None,
     replay_from: str | Path | None = None,
-    replay_log: bool = True,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> dict[str, Any]:
     """Run (or resume) a synthesis and return its metadata.
 
     ``task`` may be None when resuming: everything is read back from the directory, and
     ``max_calls`` may raise (or lower) the stored call budget.
-    ``replay_from`` names another run's ``exchanges.jsonl`` whose answers are reused;
-    ``replay_log=False`` asks the model again for everything (see :class:`RecordingLLM`).
+    ``replay_from`` names another run's ``exchanges.jsonl`` whose answers are reused
+    (see :class:`RecordingLLM`).
     """
     store = RunStore(run_dir)
     if resume:
@@ -181,14 +225,15 @@ def synthesize(
     tests = _tests(task.train, settings, inference)
     _write_tests(store, tests)
     meta["train"] = {"games": len(task.train.trajectories), "deck": task.train.deck,
+                     **({"players": list(task.players), "view_player": task.view_player}
+                        if task.players else {}),
                      "transitions": task.train.num_transitions(),
                      "tests": {k: sum(t.kind == k for t in tests) for k in KINDS}}
     meta["status"] = "running"
     store.write_json("metadata.json", meta)
 
     recorder = RecordingLLM(llm, store.file("exchanges.jsonl"),
-                            replay_from=Path(replay_from) if replay_from else None,
-                            replay=replay_log)
+                            replay_from=Path(replay_from) if replay_from else None)
     tree: dict[int, dict] = {}
 
     def save_node(node: Node) -> None:
@@ -256,7 +301,10 @@ def _load_run(store: RunStore) -> tuple[Task, Settings, dict[str, Any]]:
     task = Task(meta["game"], store.file("rules.txt").read_text(encoding="utf-8"),
                 load_trajectories(store.file("trajectories.jsonl")),
                 ground_truth=_ground_truth(meta),
-                test=load_trajectories(test_file) if test_file.is_file() else None)
+                test=load_trajectories(test_file) if test_file.is_file() else None,
+                seed=meta.get("seeds", {}).get("trajectories"),
+                players=tuple(meta.get("train", {}).get("players", ())) or None,
+                view_player=meta.get("train", {}).get("view_player", 0))
     return task, Settings(**meta["settings"]), meta
 
 
