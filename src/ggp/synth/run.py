@@ -93,6 +93,7 @@ class ReplayPlan:
     settings: Settings
     test_games: int
     test_players: list[str] | None
+    backend: dict[str, Any]  # the recorded run's backend and model (they answered)
 
 
 def replay_plan(run_dir: str | Path) -> ReplayPlan:
@@ -123,7 +124,8 @@ def replay_plan(run_dir: str | Path) -> ReplayPlan:
                        "instead.") from None
     players = test.get("players")
     return ReplayPlan(task, settings, int(test.get("games", 0)),
-                      list(players) if isinstance(players, list) else None)
+                      list(players) if isinstance(players, list) else None,
+                      {**meta.get("backend", {}), "replayed_from": str(run_dir)})
 
 
 def user_task(rules_file: str | Path, trajectories_file: str | Path, *,
