@@ -26,7 +26,7 @@ _BACKEND = typer.Option(None, help="LLM backend: openai | anthropic | google | e
                         "(env GGP_LLM_BACKEND); without one, recorded answers are replayed.")
 _MODEL = typer.Option(None, help="Model name (env GGP_LLM_MODEL).")
 _BASE_URL = typer.Option(None, help="Endpoint of an OpenAI-compatible server.")
-_CONFIG = typer.Option(None, help="TOML file with an [llm] table.")
+_CONFIG = typer.Option(None, help="TOML file with an \\[llm] table.")
 
 
 def _llm(out: Path, backend: str | None, model: str | None, base_url: str | None,

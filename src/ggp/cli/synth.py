@@ -64,7 +64,7 @@ def synth(
         None, help="LLM backend: openai | anthropic | google | exchange (env GGP_LLM_BACKEND)."),
     model: Optional[str] = typer.Option(None, help="Model name (env GGP_LLM_MODEL)."),
     base_url: Optional[str] = typer.Option(None, help="Endpoint of an OpenAI-compatible server."),
-    config: Optional[Path] = typer.Option(None, help="TOML file with an [llm] table."),
+    config: Optional[Path] = typer.Option(None, help="TOML file with an \\[llm] table."),
     exchange_dir: Optional[Path] = typer.Option(
         None, help="Folder for the file-exchange backend (prompts out, answers in)."),
     cache_mode: Optional[str] = typer.Option(None, help="LLM response cache: off | "
@@ -229,6 +229,8 @@ def _summary_rows(meta: dict, run_dir: Path) -> list[tuple[str, str]]:
     rows = [
         ("status", meta.get("status", "?")),
         ("backend", f"{backend.get('name', '?')} ({backend.get('model', '?')})"),
+        *([("answers", f"replayed from {backend['replayed_from']}")]
+          if backend.get("replayed_from") else []),
         ("mode", meta["settings"]["mode"]),
         ("LLM calls",
          f"{meta.get('calls', 0)} ({meta.get('replayed_calls', 0)} replayed{scripted})"),
