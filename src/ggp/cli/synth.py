@@ -18,9 +18,11 @@ from ggp.cli.output import console
 
 def synth(
     target: Optional[list[str]] = typer.Argument(
-        None, help="A registered game (its reference code is the ground truth), or "
+        None, help="A registered game or a .py model file (its code is the ground truth: "
+        "training and held-out games are recorded from it, in a sandbox), or "
         "'show RUN_DIR' to inspect a run."),
-    rules: Optional[Path] = typer.Option(None, help="Rules text file of your own game."),
+    rules: Optional[Path] = typer.Option(None, help="Rules text file of your own game "
+                                         "(for a .py model file: instead of its RULES)."),
     trajectories: Optional[Path] = typer.Option(
         None, help="Trajectory file (JSONL, see docs/synth.md) of your own game."),
     test_trajectories: Optional[Path] = typer.Option(
@@ -75,6 +77,8 @@ def synth(
 
       ggp synth tic_tac_toe --backend openai --model gpt-4o-mini
 
+      ggp synth examples/games/nim.py --backend exchange --exchange-dir prompts/
+
       ggp synth --rules my_game.txt --trajectories my_game.jsonl --backend exchange
       --exchange-dir prompts/
 
@@ -112,12 +116,22 @@ def synth(
         run_dir = out or Path("runs") / "synth" / f"{_slug(task.game)}-replay-" \
             f"{time.strftime('%Y%m%d-%H%M%S')}"
     else:
-        if args and (rules or trajectories):
-            raise typer.BadParameter("Give either a game name or --rules and --trajectories.")
-        if args:
-            spec = [s for s in players.split(",") if s.strip()]
-            if deck not in ("open", "closed"):
-                raise typer.BadParameter(f"--deck must be 'open' or 'closed', not {deck!r}.")
+        model_file = bool(args) and args[0].endswith(".py")
+        if args and (trajectories or (rules and not model_file)):
+            raise typer.BadParameter("Give either a game name (with --rules only for a .py "
+                                     "model file) or --rules and --trajectories.")
+        spec = [s for s in players.split(",") if s.strip()]
+        if deck not in ("open", "closed"):
+            raise typer.BadParameter(f"--deck must be 'open' or 'closed', not {deck!r}.")
+        if model_file:
+            from ggp.synth.run import model_file_task
+
+            console.print(f"Recording {games} training and {test_games} held-out games of "
+                          f"{args[0]} (in a sandbox)...")
+            task = model_file_task(args[0], rules_file=rules, games=games, players=spec,
+                                   seed=seed, deck=deck, view_player=view_player,
+                                   test_games=test_games, test_players=test_list)
+        elif args:
             task = reference_task(args[0], games=games, seed=seed, players=spec, deck=deck,
                                   view_player=view_player)
         elif rules and trajectories:

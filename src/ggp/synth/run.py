@@ -61,6 +61,8 @@ class Task:
     seed: int | None = None  # of the recorded training games, when ggp recorded them
     players: tuple[str, ...] | None = None  # their agent specs, one per seat
     view_player: int = 0  # whose view a closed deck keeps
+    source: str | None = None  # where the ground truth came from, for the metadata
+    test_players: tuple[str, ...] | None = None  # who played the held-out games
 
 
 def reference_task(spec: str, *, games: int = 5, players: list[str] | None = None,
@@ -140,6 +142,36 @@ def user_task(rules_file: str | Path, trajectories_file: str | Path, *,
     train = load_trajectories(trajectories_file)
     test = load_trajectories(test_file) if test_file else None
     return Task(name or train.game or rules_path.stem, rules, train, test=test)
+
+
+def model_file_task(path: str | Path, *, rules_file: str | Path | None = None,
+                    games: int = 5, players: list[str] | None = None, seed: int = 0,
+                    deck: str = "open", view_player: int = 0, test_games: int = 100,
+                    test_players: list[str] | None = None) -> Task:
+    """A task for a user's own game written as a Python model file: like
+    :func:`reference_task`, with training and held-out games recorded from the file in a
+    sandbox (:mod:`ggp.synth.model_file`). Rules come from ``rules_file``, else the
+    module's ``RULES``."""
+    from ggp.synth.model_file import record_model_file
+
+    rules = None
+    if rules_file is not None:
+        rules_path = Path(rules_file)
+        if not rules_path.is_file():
+            raise RunError(f"No such rules file: {rules_path}.")
+        rules = rules_path.read_text(encoding="utf-8")
+    players = list(players or ["random"])
+    recorded = record_model_file(path, games=games, seed=seed, players=players, deck=deck,
+                                 view_player=view_player, test_games=test_games,
+                                 test_seed=seed + 1, test_players=test_players)
+    rules = rules if rules is not None else recorded["rules"]
+    if not rules.strip():
+        raise RunError(f"No rules for {path}: give --rules FILE or define a RULES string "
+                       "in the module.")
+    return Task(Path(path).stem, rules, recorded["train"], test=recorded["test"], seed=seed,
+                players=tuple(players), view_player=view_player,
+                source=f"model file {Path(path).name}",
+                test_players=tuple(recorded["test_players"] or ()) or None)
 
 
 def heldout_set(model: WorldModel, *, games: int, seed: int,
@@ -334,7 +366,8 @@ def _start_run(store: RunStore, task: Task | None, settings: Settings,
         meta["test"] = {"games": test_games, "players": players}
     if task.test is not None:
         save_trajectories(task.test, store.file("test_trajectories.jsonl"))
-        meta.setdefault("test", {"games": len(task.test.trajectories), "players": "from file"})
+        meta.setdefault("test", {"games": len(task.test.trajectories),
+                                 "players": list(task.test_players or ()) or "from file"})
     store.write_json("metadata.json", meta)
     return task, meta
 
@@ -358,7 +391,8 @@ def _new_metadata(task: Task, settings: Settings, backend: dict[str, Any]) -> di
     return {
         "format": FORMAT_VERSION,
         "game": task.game,
-        "source": "reference game" if task.ground_truth is not None else "user files",
+        "source": task.source or ("reference game" if task.ground_truth is not None
+                                  else "user files"),
         "backend": backend,
         "settings": asdict(settings),
         "seeds": {"trajectories": task.seed, "search": settings.seed,
