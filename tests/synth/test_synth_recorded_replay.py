@@ -88,3 +88,24 @@ def test_a_replay_with_other_settings_misses_and_says_so(tmp_path):
         synthesize(tmp_path / "run", plan.task, None,
                    replace(plan.settings, inference=False), test_games=0,
                    replay_from=RECORDED / "leduc_poker" / "exchanges.jsonl")
+
+
+def test_the_held_out_set_is_cached_and_collected_the_same_in_a_pool(monkeypatch):
+    from ggp.core.registry import make_game
+    from ggp.synth import trajectories
+    from ggp.synth.run import heldout_cache_file, heldout_set
+
+    model = make_game("kuhn_poker")
+    players = ["random", "ismcts:sims=20:rollouts=1"]
+    cached = heldout_cache_file(model, "kuhn_poker", games=6, seed=3, players=players)
+    assert not cached.exists()
+    seen = []
+    monkeypatch.setattr(trajectories, "_POOL_WORTH_S", 0.0)  # pool after the first game
+    pooled, _ = heldout_set(model, games=6, seed=3, players=players, spec="kuhn_poker",
+                            workers=2, on_game=lambda done, total: seen.append((done, total)))
+    assert cached.is_file() and seen[-1] == (6, 6)
+    serial = trajectories.collect(model, games=6, seed=3, mix=players)
+    assert pooled == serial  # game for game, wherever it was played
+    again, _ = heldout_set(model, games=6, seed=3, players=players, spec="kuhn_poker")
+    assert again == serial
+    assert heldout_cache_file(model, "kuhn_poker", games=7, seed=3, players=players) != cached

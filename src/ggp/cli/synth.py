@@ -110,7 +110,8 @@ def synth(
         # The recorded run says how it was made: same game, games, settings, test set.
         from ggp.synth.run import replay_plan
 
-        plan = replay_plan(replay)
+        plan = _with_bar(f"training games of {replay}", None,
+                         lambda on_game: replay_plan(replay, on_game=on_game))
         task, test_games, test_list = plan.task, plan.test_games, plan.test_players
         settings_from_run = plan.settings
         run_dir = out or Path("runs") / "synth" / f"{_slug(task.game)}-replay-" \
@@ -132,8 +133,10 @@ def synth(
                                    seed=seed, deck=deck, view_player=view_player,
                                    test_games=test_games, test_players=test_list)
         elif args:
-            task = reference_task(args[0], games=games, seed=seed, players=spec, deck=deck,
-                                  view_player=view_player)
+            task = _with_bar(f"training games of {args[0]}", games, lambda on_game:
+                             reference_task(args[0], games=games, seed=seed, players=spec,
+                                            deck=deck, view_player=view_player,
+                                            on_game=on_game))
         elif rules and trajectories:
             task = user_task(rules, trajectories, name=name, test_file=test_trajectories)
         else:
@@ -188,18 +191,33 @@ def _run_with_progress(run_dir: Path, task: Any, llm: Any, settings: Any, info: 
                   TimeElapsedColumn(), console=console, transient=False) as bar:
         total = budget if resume else settings.max_calls  # None: the run's own budget
         job = bar.add_task("LLM calls", total=total, info="starting")
+        phases: dict[str, Any] = {}
 
         def on_progress(p) -> None:
             bar.update(job, completed=p.calls,
                        info=f"{p.calls} calls ({p.replayed} replayed) · best train accuracy "
                             f"{p.best_h:.3f} · {p.tokens:,} tokens · {p.nodes} programs")
 
+        def on_phase(name: str, done: int, total: int) -> None:
+            if name not in phases:
+                phases[name] = bar.add_task(name, total=total, info="")
+            bar.update(phases[name], completed=done, total=total, info=f"{done}/{total}")
+
         return synthesize(
             run_dir, task, llm, settings, backend=info, test_games=test_games, resume=resume,
             max_calls=budget,
             test_players=test_players,
             replay_from=(replay / "exchanges.jsonl") if replay else None,
-            on_progress=on_progress)
+            on_progress=on_progress, on_phase=on_phase)
+
+
+def _with_bar(label: str, total: int | None, work: Any) -> Any:
+    """``work(on_game)`` under a progress bar of recorded games."""
+    with Progress(TextColumn("{task.description}"), BarColumn(),
+                  TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
+                  console=console, transient=True) as bar:
+        job = bar.add_task(label, total=total)
+        return work(lambda done, n: bar.update(job, completed=done, total=n))
 
 
 def _interrupt(signum: int, frame: Any) -> None:
