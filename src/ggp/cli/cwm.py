@@ -59,6 +59,9 @@ def experiment(
                                   "'llm:model_name=gpt-4o-mini'."),
     workers: int | None = typer.Option(None, help="Parallel arena matches."),
     seed: int = typer.Option(0),
+    replay: Path | None = typer.Option(
+        None, help="A recorded synthesis run (e.g. examples/recorded/GAME): reproduced "
+        "from its answers as the only synthesis, instead of new ones."),
     backend: str | None = _BACKEND, model: str | None = _MODEL,
     base_url: str | None = _BASE_URL, config: Path | None = _CONFIG,
 ) -> None:
@@ -73,7 +76,8 @@ def experiment(
     settings = ExperimentConfig(game=game, syntheses=syntheses, budget=budget, deck=deck,
                                 inference=inference, sims=sims, rollouts=rollouts,
                                 values=values, matches=matches, llm_agent=llm_agent,
-                                workers=workers, seed=seed)
+                                workers=workers, seed=seed,
+                                replay=str(replay.resolve()) if replay else "")
     llm = _llm(out, backend, model, base_url, config)
     summary = run_experiment(out, settings, llm, log=lambda m: console.print(f"[dim]{m}[/]"))
     console.print((out / "summary.md").read_text())
