@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +87,13 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
     saved = out / "config.json"
     if saved.is_file() and json.loads(saved.read_text())["game"] != config.game:
         raise GGPError(f"{out} holds an experiment on another game; choose another --out.")
+    if config.replay:  # the recording decides how the model was trained
+        recorded = json.loads((Path(config.replay) / "metadata.json").read_text())
+        trained = recorded.get("settings", {})
+        config = replace(config, syntheses=1,
+                         deck=recorded.get("train", {}).get("deck", config.deck),
+                         inference=(trained.get("inference_kind", "history")
+                                    if trained.get("inference") else "none"))
     saved.write_text(json.dumps(asdict(config), indent=1) + "\n")
     truth = make_game(config.game)
     perfect = truth.metadata.perfect_information
