@@ -130,7 +130,19 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
     tournament = TournamentConfig(games=(config.game,), agents=tuple(agents),
                                   opponents=tuple(opponents), matches=config.matches,
                                   seed=config.seed)
-    run_tournament(tournament, out / "arena", workers=config.workers)
+    counts = {"done": 0, "total": 0}
+
+    def started(total: int, already_done: int) -> None:
+        counts.update(done=already_done, total=total)
+        log(f"arena: {already_done}/{total} matches done")
+
+    def finished(record: dict[str, Any]) -> None:
+        counts["done"] += 1
+        if counts["done"] % 5 == 0 or counts["done"] == counts["total"]:
+            log(f"arena: {counts['done']}/{counts['total']} matches done")
+
+    run_tournament(tournament, out / "arena", workers=config.workers, on_start=started,
+                   on_result=finished)
     report = write_report(out / "arena")
     online = {run.name: arena_accuracy(run, out / "arena", truth, agent_contains=str(run),
                                        max_games=config.accuracy_games) for run in kept}
