@@ -5,6 +5,7 @@ rule."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from ggp.core.registry import make_game
@@ -58,3 +59,27 @@ def test_the_experiment_replays_a_recorded_real_model_run(tmp_path):
                  if c["agent"].startswith("cwm_ismcts")}
     assert opponents == {"random", "gt_ismcts:sims=10:rollouts=1"}
     assert "behaviour acc." in (tmp_path / "exp" / "summary.md").read_text()
+
+
+def test_the_experiment_takes_a_users_model_file_only_when_trusted(tmp_path):
+    import pytest
+
+    from ggp.core.errors import GGPError
+    from ggp.llm import ScriptedLLM
+
+    nim = Path(__file__).resolve().parents[2] / "examples" / "games" / "nim.py"
+    config = ExperimentConfig(game=str(nim), syntheses=1, budget=1, train_games=2,
+                              test_games=2, sims=5, rollouts=1, matches=1,
+                              accuracy_games=2, workers=0)
+    with pytest.raises(GGPError, match="--trusted"):
+        run_experiment(tmp_path / "refused", config, None, log=lambda _: None)
+    code = nim.read_text()
+    answer = "Scripted answer.\n\n```python\n" + code[code.index("INITIAL_STATE"):] + "```"
+    summary = run_experiment(tmp_path / "exp", replace(config, trusted=True),
+                             ScriptedLLM([answer]), log=lambda _: None)
+    assert summary["scripted"] is True
+    (synthesis,) = summary["syntheses"]
+    assert synthesis["status"] == "solved" and synthesis["test_accuracy"] == 1.0
+    assert summary["online_accuracy"]["synth_0"]["transition_accuracy"] == 1.0
+    assert {c["opponent"] for c in summary["arena"]["cells"]
+            if c["agent"].startswith("cwm_mcts")} == {"random", "gt_mcts:sims=5:rollouts=1"}

@@ -45,7 +45,8 @@ def _llm(out: Path, backend: str | None, model: str | None, base_url: str | None
 
 @app.command()
 def experiment(
-    game: str = typer.Argument(..., help="A registered game."),
+    game: str = typer.Argument(..., help="A registered game, or a .py model file of your "
+                               "own (the ground truth; needs --trusted)."),
     out: Path | None = typer.Option(None, help="Directory (default runs/cwm/GAME)."),
     syntheses: int = typer.Option(5, help="Models synthesized (K)."),
     budget: int = typer.Option(500, help="LLM calls per synthesis."),
@@ -62,6 +63,9 @@ def experiment(
     replay: Path | None = typer.Option(
         None, help="A recorded synthesis run (e.g. examples/recorded/GAME): reproduced "
         "from its answers as the only synthesis, instead of new ones."),
+    trusted: bool = typer.Option(
+        False, help="A .py game may run in this process (arena, accuracy checks); its "
+        "games for synthesis are recorded in a sandbox either way."),
     backend: str | None = _BACKEND, model: str | None = _MODEL,
     base_url: str | None = _BASE_URL, config: Path | None = _CONFIG,
 ) -> None:
@@ -72,12 +76,13 @@ def experiment(
         raise typer.BadParameter("--inference must be auto, history, state or none.")
     if deck not in ("open", "closed"):
         raise typer.BadParameter("--deck must be open or closed.")
-    out = out or Path("runs") / "cwm" / game
+    out = out or Path("runs") / "cwm" / Path(game).stem
     settings = ExperimentConfig(game=game, syntheses=syntheses, budget=budget, deck=deck,
                                 inference=inference, sims=sims, rollouts=rollouts,
                                 values=values, matches=matches, llm_agent=llm_agent,
                                 workers=workers, seed=seed,
-                                replay=str(replay.resolve()) if replay else "")
+                                replay=str(replay.resolve()) if replay else "",
+                                trusted=trusted)
     llm = _llm(out, backend, model, base_url, config)
     summary = run_experiment(out, settings, llm, log=lambda m: console.print(f"[dim]{m}[/]"))
     console.print((out / "summary.md").read_text())

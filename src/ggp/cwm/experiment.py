@@ -28,6 +28,7 @@ from typing import Any
 from ggp.arena.report import write_report
 from ggp.arena.tournament import TournamentConfig, run_tournament
 from ggp.core.errors import GGPError
+from ggp.core.model import load_model
 from ggp.core.registry import make_game
 from ggp.cwm.accuracy import (
     BEHAVIOUR_FIELDS,
@@ -38,7 +39,7 @@ from ggp.cwm.accuracy import (
 from ggp.llm import LLM
 from ggp.synth.refine import Settings
 from ggp.synth.rejection import reject_bad_samples
-from ggp.synth.run import reference_task, replay_plan, synthesize
+from ggp.synth.run import model_file_task, reference_task, replay_plan, synthesize
 from ggp.synth.trajectories import load_trajectories
 from ggp.synth.value import synthesize_values
 
@@ -69,6 +70,20 @@ class ExperimentConfig:
     seed: int = 0
     extra_opponents: tuple[str, ...] = field(default_factory=tuple)
     replay: str = ""  # a recorded synthesis run: reproduced as the only synthesis
+    trusted: bool = False  # a .py game's code may run in this process (arena, accuracy)
+
+
+def _ground_truth(config: ExperimentConfig):
+    """The registered game, or a user's .py model file (which the arena and the accuracy
+    checks run in this process: only with ``trusted``; its synthesis records its games in
+    a sandbox either way)."""
+    if not config.game.endswith(".py"):
+        return make_game(config.game)
+    if not config.trusted:
+        raise GGPError(f"{config.game} is your own code, and the experiment's arena and "
+                       "accuracy checks run the game in this process: pass --trusted if "
+                       "you trust it.")
+    return load_model(config.game, trusted=True)
 
 
 def _inference_kind(config: ExperimentConfig, perfect: bool) -> str:
@@ -95,7 +110,7 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
                          inference=(trained.get("inference_kind", "history")
                                     if trained.get("inference") else "none"))
     saved.write_text(json.dumps(asdict(config), indent=1) + "\n")
-    truth = make_game(config.game)
+    truth = _ground_truth(config)
     perfect = truth.metadata.perfect_information
     kind = _inference_kind(config, perfect)
     planner = "mcts" if perfect else "ismcts"
@@ -194,8 +209,12 @@ def _synthesis(run: Path, config: ExperimentConfig, kind: str, k: int, llm: LLM 
         synthesize(run, None, llm, resume=True)
         return run
     log(f"synthesis {k + 1}/{config.syntheses} of {config.game}")
-    task = reference_task(config.game, games=config.train_games, seed=config.seed + k,
-                          deck=config.deck)
+    if config.game.endswith(".py"):
+        task = model_file_task(config.game, games=config.train_games, seed=config.seed + k,
+                               deck=config.deck, test_games=config.test_games)
+    else:
+        task = reference_task(config.game, games=config.train_games, seed=config.seed + k,
+                              deck=config.deck)
     settings = Settings(seed=config.seed + k, max_calls=config.budget,
                         inference=kind != "none",
                         inference_kind=kind if kind != "none" else "history")
