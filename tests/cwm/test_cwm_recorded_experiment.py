@@ -83,3 +83,13 @@ def test_the_experiment_takes_a_users_model_file_only_when_trusted(tmp_path):
     assert summary["online_accuracy"]["synth_0"]["transition_accuracy"] == 1.0
     assert {c["opponent"] for c in summary["arena"]["cells"]
             if c["agent"].startswith("cwm_mcts")} == {"random", "gt_mcts:sims=5:rollouts=1"}
+
+
+def test_a_closed_deck_model_is_checked_on_open_deck_games_with_its_own_signature():
+    # The recorded quadranto model was synthesized closed deck: its resample_history takes
+    # last_is_terminal too. Open-deck tests used to call it without, so every one failed.
+    from ggp.cwm.accuracy import ground_truth_accuracy
+
+    result = ground_truth_accuracy(RECORDED / "quadranto", make_game("quadranto"), games=3)
+    assert result["by_kind"]["inference"][1] > 0
+    assert result["inference_accuracy"] == 1.0

@@ -26,9 +26,12 @@ from ggp.synth.unit_tests import generate_tests
 
 
 def tests_accuracy(model_code: str, trajectories: TrajectorySet, *, inference: bool,
-                   test_seconds: float = 5.0) -> dict[str, Any]:
-    """Pass rates of ``model_code`` on the tests of ``trajectories`` (by kind)."""
-    tests = generate_tests(trajectories, prefix="Online", random_play=0, inference=inference)
+                   test_seconds: float = 5.0, closed_api: bool = False) -> dict[str, Any]:
+    """Pass rates of ``model_code`` on the tests of ``trajectories`` (by kind);
+    ``closed_api`` for a model synthesized closed deck (see
+    :func:`ggp.synth.unit_tests.inference_tests`)."""
+    tests = generate_tests(trajectories, prefix="Online", random_play=0, inference=inference,
+                           closed_api=closed_api)
     result = run_tests(model_code, tests, test_seconds=test_seconds)
     return {"tests": len(tests), "accuracy": result.pass_rate,
             "transition_accuracy": result.rate(("transition", "terminal")),
@@ -69,7 +72,8 @@ def ground_truth_accuracy(run: str | Path, truth: WorldModel, *,
     test, _ = heldout_set(truth, games=games, seed=seed,
                           players=players if isinstance(players, list) else None)
     return tests_accuracy(model_file(run).read_text(encoding="utf-8"), test,
-                          inference=not truth.metadata.perfect_information)
+                          inference=not truth.metadata.perfect_information,
+                          closed_api=meta.get("train", {}).get("deck") == "closed")
 
 
 BEHAVIOUR_FIELDS = ("current_player", "legal_actions", "observations", "rewards", "terminal")
