@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -47,7 +48,7 @@ def test_prompt_and_response_files(tmp_path):
     helper.join()
     assert (one.text, two.text) == ("first answer", "second\nanswer")
     assert one.backend == "exchange" and one.model == "human" and not one.scripted
-    names = sorted(p.name for p in tmp_path.iterdir())
+    names = sorted(p.name for p in tmp_path.iterdir() if p.name != ".lock")
     assert names == [
         "prompt_000001.json",
         "prompt_000001.md",
@@ -81,9 +82,33 @@ def test_rerun_resumes_with_existing_answers(tmp_path):
     # a second run asks the same first question: answered from the folder at once
     second_run = fast_backend(tmp_path, timeout_s=0.05)
     assert second_run.complete("Q1").text == "a1"
-    # a different first question is refused rather than answered with a stale file
-    with pytest.raises(LLMConfigError, match="different request"):
-        fast_backend(tmp_path).complete("another question")
+    # a different question takes the next free number instead of a stale answer
+    with pytest.raises(LLMTimeoutError, match="response_000002.md"):
+        fast_backend(tmp_path, timeout_s=0.05).complete("another question")
+    assert "another question" in (tmp_path / "prompt_000002.md").read_text()
+
+
+def test_one_folder_serves_several_clients_and_their_reruns(tmp_path):
+    """Two matches of a tournament share the folder: each new request takes a fresh
+    number, a request asked twice by one client gets two prompts, and a rerun of both
+    matches (in another order) gets every answer back without a new prompt."""
+    stop = threading.Event()
+    helper = answer_files(tmp_path, {n: f"a{n}" for n in range(1, 6)}, stop)
+    match_a, match_b = fast_backend(tmp_path), fast_backend(tmp_path)
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(lambda: [match_a.complete(q).text for q in ("Q1", "Q2", "Q1")])
+        second = pool.submit(lambda: [match_b.complete(q).text for q in ("Q3", "Q4")])
+        answers_a, answers_b = first.result(), second.result()
+    stop.set()
+    helper.join()
+    assert len(set(answers_a + answers_b)) == 5  # five prompts, five different answers
+    assert answers_a[0] != answers_a[2]
+    numbers = sorted(p.name for p in tmp_path.glob("prompt_*.json"))
+    assert numbers == [f"prompt_{n:06d}.json" for n in range(1, 6)]
+    rerun_b, rerun_a = fast_backend(tmp_path, timeout_s=0.05), fast_backend(tmp_path, timeout_s=0.05)
+    assert [rerun_b.complete(q).text for q in ("Q3", "Q4")] == answers_b
+    assert [rerun_a.complete(q).text for q in ("Q1", "Q2", "Q1")] == answers_a
+    assert len(list(tmp_path.glob("prompt_*.json"))) == 5
 
 
 def test_a_response_still_being_written_is_not_read_early(tmp_path):

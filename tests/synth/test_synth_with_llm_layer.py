@@ -71,5 +71,5 @@ def test_a_hand_driven_run_resumes_through_the_exchange_files(tmp_path):
     assert (folder / "prompt_000002.md").is_file()
     (folder / "response_000002.md").write_text(SCRIPT[1])
     meta = synthesize(tmp_path / "run", None, ExchangeBackend(folder, settle_s=0.1),
-                      resume=True, replay_log=False)
+                      resume=True)
     assert meta["status"] == "solved" and meta["calls"] == 2

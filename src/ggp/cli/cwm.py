@@ -18,6 +18,8 @@ from typing import Any
 import typer
 from rich.console import Console
 
+from ggp.cli.core import refuse_untrusted
+
 console = Console()
 app = typer.Typer(help="Play with synthesized code world models (docs/cwm.md).",
                   no_args_is_help=True)
@@ -26,7 +28,7 @@ _BACKEND = typer.Option(None, help="LLM backend: openai | anthropic | google | e
                         "(env GGP_LLM_BACKEND); without one, recorded answers are replayed.")
 _MODEL = typer.Option(None, help="Model name (env GGP_LLM_MODEL).")
 _BASE_URL = typer.Option(None, help="Endpoint of an OpenAI-compatible server.")
-_CONFIG = typer.Option(None, help="TOML file with an [llm] table.")
+_CONFIG = typer.Option(None, help="TOML file with an \\[llm] table.")
 
 
 def _llm(out: Path, backend: str | None, model: str | None, base_url: str | None,
@@ -45,7 +47,8 @@ def _llm(out: Path, backend: str | None, model: str | None, base_url: str | None
 
 @app.command()
 def experiment(
-    game: str = typer.Argument(..., help="A registered game."),
+    game: str = typer.Argument(..., help="A registered game, or a .py model file of your "
+                               "own (the ground truth; needs --trusted)."),
     out: Path | None = typer.Option(None, help="Directory (default runs/cwm/GAME)."),
     syntheses: int = typer.Option(5, help="Models synthesized (K)."),
     budget: int = typer.Option(500, help="LLM calls per synthesis."),
@@ -59,6 +62,12 @@ def experiment(
                                   "'llm:model_name=gpt-4o-mini'."),
     workers: int | None = typer.Option(None, help="Parallel arena matches."),
     seed: int = typer.Option(0),
+    replay: Path | None = typer.Option(
+        None, help="A recorded synthesis run (e.g. examples/recorded/GAME): reproduced "
+        "from its answers as the only synthesis, instead of new ones."),
+    trusted: bool = typer.Option(
+        False, help="A .py game may run in this process (arena, accuracy checks); its "
+        "games for synthesis are recorded in a sandbox either way."),
     backend: str | None = _BACKEND, model: str | None = _MODEL,
     base_url: str | None = _BASE_URL, config: Path | None = _CONFIG,
 ) -> None:
@@ -69,11 +78,14 @@ def experiment(
         raise typer.BadParameter("--inference must be auto, history, state or none.")
     if deck not in ("open", "closed"):
         raise typer.BadParameter("--deck must be open or closed.")
-    out = out or Path("runs") / "cwm" / game
+    out = out or Path("runs") / "cwm" / Path(game).stem
     settings = ExperimentConfig(game=game, syntheses=syntheses, budget=budget, deck=deck,
                                 inference=inference, sims=sims, rollouts=rollouts,
                                 values=values, matches=matches, llm_agent=llm_agent,
-                                workers=workers, seed=seed)
+                                workers=workers, seed=seed,
+                                replay=str(replay.resolve()) if replay else "",
+                                trusted=trusted)
+    refuse_untrusted([game], trusted, "cwm experiment")  # the same rule as play/arena
     llm = _llm(out, backend, model, base_url, config)
     summary = run_experiment(out, settings, llm, log=lambda m: console.print(f"[dim]{m}[/]"))
     console.print((out / "summary.md").read_text())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Optional
 
@@ -17,9 +18,11 @@ from ggp.cli.output import console
 
 def synth(
     target: Optional[list[str]] = typer.Argument(
-        None, help="A registered game (its reference code is the ground truth), or "
+        None, help="A registered game or a .py model file (its code is the ground truth: "
+        "training and held-out games are recorded from it, in a sandbox), or "
         "'show RUN_DIR' to inspect a run."),
-    rules: Optional[Path] = typer.Option(None, help="Rules text file of your own game."),
+    rules: Optional[Path] = typer.Option(None, help="Rules text file of your own game "
+                                         "(for a .py model file: instead of its RULES)."),
     trajectories: Optional[Path] = typer.Option(
         None, help="Trajectory file (JSONL, see docs/synth.md) of your own game."),
     test_trajectories: Optional[Path] = typer.Option(
@@ -31,7 +34,8 @@ def synth(
         "replayed; without backend options nothing new is asked)."),
     replay: Optional[Path] = typer.Option(
         None, help="Reuse the answers recorded in this run directory's exchanges.jsonl "
-        "(without backend options nothing new is asked)."),
+        "(without backend options nothing new is asked). Without a game, the recorded "
+        "run is reproduced: same game, training games, settings and held-out set."),
     mode: str = typer.Option("tree", help="Refinement: 'tree' (REx) or 'conversation'."),
     budget: Optional[int] = typer.Option(
         None, help="Maximum number of LLM calls (default 500; with --resume, the run's)."),
@@ -62,7 +66,7 @@ def synth(
         None, help="LLM backend: openai | anthropic | google | exchange (env GGP_LLM_BACKEND)."),
     model: Optional[str] = typer.Option(None, help="Model name (env GGP_LLM_MODEL)."),
     base_url: Optional[str] = typer.Option(None, help="Endpoint of an OpenAI-compatible server."),
-    config: Optional[Path] = typer.Option(None, help="TOML file with an [llm] table."),
+    config: Optional[Path] = typer.Option(None, help="TOML file with an \\[llm] table."),
     exchange_dir: Optional[Path] = typer.Option(
         None, help="Folder for the file-exchange backend (prompts out, answers in)."),
     cache_mode: Optional[str] = typer.Option(None, help="LLM response cache: off | "
@@ -73,8 +77,12 @@ def synth(
 
       ggp synth tic_tac_toe --backend openai --model gpt-4o-mini
 
+      ggp synth examples/games/nim.py --backend exchange --exchange-dir prompts/
+
       ggp synth --rules my_game.txt --trajectories my_game.jsonl --backend exchange
       --exchange-dir prompts/
+
+      ggp synth --replay examples/recorded/leduc_poker --out runs/leduc
 
       ggp synth show runs/synth/tic_tac_toe-20260101-120000
     """
@@ -94,18 +102,41 @@ def synth(
                                  f"{inference_kind!r}.")
     llm_options = dict(backend=backend, model=model, base_url=base_url, config=config,
                        exchange_dir=exchange_dir, cache_mode=cache_mode)
-    task = None
+    task, settings_from_run = None, None
+    test_list = [p for p in test_players.split(",") if p.strip()] if test_players else None
     if resume is not None:
         run_dir = resume
+    elif replay is not None and not args and not (rules or trajectories):
+        # The recorded run says how it was made: same game, games, settings, test set.
+        from ggp.synth.run import replay_plan
+
+        plan = _with_bar(f"training games of {replay}", None,
+                         lambda on_game: replay_plan(replay, on_game=on_game))
+        task, test_games, test_list = plan.task, plan.test_games, plan.test_players
+        settings_from_run = plan.settings
+        run_dir = out or Path("runs") / "synth" / f"{_slug(task.game)}-replay-" \
+            f"{time.strftime('%Y%m%d-%H%M%S')}"
     else:
-        if args and (rules or trajectories):
-            raise typer.BadParameter("Give either a game name or --rules and --trajectories.")
-        if args:
-            spec = [s for s in players.split(",") if s.strip()]
-            if deck not in ("open", "closed"):
-                raise typer.BadParameter(f"--deck must be 'open' or 'closed', not {deck!r}.")
-            task = reference_task(args[0], games=games, seed=seed, players=spec, deck=deck,
-                                  view_player=view_player)
+        model_file = bool(args) and args[0].endswith(".py")
+        if args and (trajectories or (rules and not model_file)):
+            raise typer.BadParameter("Give either a game name (with --rules only for a .py "
+                                     "model file) or --rules and --trajectories.")
+        spec = [s for s in players.split(",") if s.strip()]
+        if deck not in ("open", "closed"):
+            raise typer.BadParameter(f"--deck must be 'open' or 'closed', not {deck!r}.")
+        if model_file:
+            from ggp.synth.run import model_file_task
+
+            console.print(f"Recording {games} training and {test_games} held-out games of "
+                          f"{args[0]} (in a sandbox)...")
+            task = model_file_task(args[0], rules_file=rules, games=games, players=spec,
+                                   seed=seed, deck=deck, view_player=view_player,
+                                   test_games=test_games, test_players=test_list)
+        elif args:
+            task = _with_bar(f"training games of {args[0]}", games, lambda on_game:
+                             reference_task(args[0], games=games, seed=seed, players=spec,
+                                            deck=deck, view_player=view_player,
+                                            on_game=on_game))
         elif rules and trajectories:
             task = user_task(rules, trajectories, name=name, test_file=test_trajectories)
         else:
@@ -127,17 +158,18 @@ def synth(
         if not need_llm:  # every answer comes from the earlier run's backend and model
             info = RunStore(replay).read_json("metadata.json").get("backend", {})
         info = {**info, "replayed_from": str(replay)}
-    settings = Settings(mode=mode, max_calls=500 if budget is None else budget,
-                        max_tokens=max_tokens, versions=versions, parallel=parallel,
-                        heuristic_weight=heuristic_weight, seed=seed,
-                        test_seconds=test_seconds, inference=inference,
-                        inference_kind=inference_kind)
+    settings = settings_from_run or Settings(
+        mode=mode, max_calls=500 if budget is None else budget, max_tokens=max_tokens,
+        versions=versions, parallel=parallel, heuristic_weight=heuristic_weight, seed=seed,
+        test_seconds=test_seconds, inference=inference, inference_kind=inference_kind)
+    if settings_from_run is not None and budget is not None:
+        settings = replace(settings, max_calls=budget)
     # A polite kill (SIGTERM) stops like Ctrl-C, so the run directory records it.
     signal.signal(signal.SIGTERM, _interrupt)
     console.print(f"[bold]ggp synth[/] {task.game if task else resume} → {run_dir}")
     try:
         meta = _run_with_progress(run_dir, task, llm, settings, info, budget, replay,
-                                  test_games=test_games, test_players=test_players,
+                                  test_games=test_games, test_players=test_list,
                                   resume=resume is not None)
     except KeyboardInterrupt:
         console.print(f"[yellow]Interrupted.[/] Continue with: ggp synth --resume {run_dir}")
@@ -151,7 +183,7 @@ def synth(
 
 def _run_with_progress(run_dir: Path, task: Any, llm: Any, settings: Any, info: dict,
                        budget: int | None, replay: Path | None, *, test_games: int,
-                       test_players: str | None, resume: bool) -> dict:
+                       test_players: list[str] | None, resume: bool) -> dict:
     """Run :func:`ggp.synth.run.synthesize` under a live progress line."""
     from ggp.synth.run import synthesize
 
@@ -159,21 +191,33 @@ def _run_with_progress(run_dir: Path, task: Any, llm: Any, settings: Any, info: 
                   TimeElapsedColumn(), console=console, transient=False) as bar:
         total = budget if resume else settings.max_calls  # None: the run's own budget
         job = bar.add_task("LLM calls", total=total, info="starting")
+        phases: dict[str, Any] = {}
 
         def on_progress(p) -> None:
             bar.update(job, completed=p.calls,
                        info=f"{p.calls} calls ({p.replayed} replayed) · best train accuracy "
                             f"{p.best_h:.3f} · {p.tokens:,} tokens · {p.nodes} programs")
 
+        def on_phase(name: str, done: int, total: int) -> None:
+            if name not in phases:
+                phases[name] = bar.add_task(name, total=total, info="")
+            bar.update(phases[name], completed=done, total=total, info=f"{done}/{total}")
+
         return synthesize(
             run_dir, task, llm, settings, backend=info, test_games=test_games, resume=resume,
             max_calls=budget,
-            # The exchange backend re-reads its own numbered files.
-            replay_log=info.get("name") != "exchange",
-            test_players=[p for p in test_players.split(",") if p.strip()]
-            if test_players else None,
+            test_players=test_players,
             replay_from=(replay / "exchanges.jsonl") if replay else None,
-            on_progress=on_progress)
+            on_progress=on_progress, on_phase=on_phase)
+
+
+def _with_bar(label: str, total: int | None, work: Any) -> Any:
+    """``work(on_game)`` under a progress bar of recorded games."""
+    with Progress(TextColumn("{task.description}"), BarColumn(),
+                  TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
+                  console=console, transient=True) as bar:
+        job = bar.add_task(label, total=total)
+        return work(lambda done, n: bar.update(job, completed=done, total=n))
 
 
 def _interrupt(signum: int, frame: Any) -> None:
@@ -217,6 +261,8 @@ def _summary_rows(meta: dict, run_dir: Path) -> list[tuple[str, str]]:
     rows = [
         ("status", meta.get("status", "?")),
         ("backend", f"{backend.get('name', '?')} ({backend.get('model', '?')})"),
+        *([("answers", f"replayed from {backend['replayed_from']}")]
+          if backend.get("replayed_from") else []),
         ("mode", meta["settings"]["mode"]),
         ("LLM calls",
          f"{meta.get('calls', 0)} ({meta.get('replayed_calls', 0)} replayed{scripted})"),

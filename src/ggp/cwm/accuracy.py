@@ -26,9 +26,12 @@ from ggp.synth.unit_tests import generate_tests
 
 
 def tests_accuracy(model_code: str, trajectories: TrajectorySet, *, inference: bool,
-                   test_seconds: float = 5.0) -> dict[str, Any]:
-    """Pass rates of ``model_code`` on the tests of ``trajectories`` (by kind)."""
-    tests = generate_tests(trajectories, prefix="Online", random_play=0, inference=inference)
+                   test_seconds: float = 5.0, closed_api: bool = False) -> dict[str, Any]:
+    """Pass rates of ``model_code`` on the tests of ``trajectories`` (by kind);
+    ``closed_api`` for a model synthesized closed deck (see
+    :func:`ggp.synth.unit_tests.inference_tests`)."""
+    tests = generate_tests(trajectories, prefix="Online", random_play=0, inference=inference,
+                           closed_api=closed_api)
     result = run_tests(model_code, tests, test_seconds=test_seconds)
     return {"tests": len(tests), "accuracy": result.pass_rate,
             "transition_accuracy": result.rate(("transition", "terminal")),
@@ -69,4 +72,71 @@ def ground_truth_accuracy(run: str | Path, truth: WorldModel, *,
     test, _ = heldout_set(truth, games=games, seed=seed,
                           players=players if isinstance(players, list) else None)
     return tests_accuracy(model_file(run).read_text(encoding="utf-8"), test,
-                          inference=not truth.metadata.perfect_information)
+                          inference=not truth.metadata.perfect_information,
+                          closed_api=meta.get("train", {}).get("deck") == "closed")
+
+
+BEHAVIOUR_FIELDS = ("current_player", "legal_actions", "observations", "rewards", "terminal")
+
+
+def behaviour_accuracy(run: str | Path, trajectories: TrajectorySet, metadata: Any, *,
+                       call_seconds: float = 10.0) -> dict[str, Any] | None:
+    """What a player of the CWM of ``run`` sees, compared with open-deck games of the
+    ground truth, whatever the CWM's internal state looks like.
+
+    The CWM (hosted in a sandboxed worker) plays each game's actions from its own initial
+    state; at every step its current player, set of legal actions, observations, rewards
+    and terminal flag are compared with the recorded ones. A step passes when all five
+    agree; ``by_field`` counts each field. A differently spelled internal string (which
+    fails whole-state equality) passes here; a wrong rule does not. After the first
+    difference in a game, the rest of that game still counts (the CWM goes on from its own
+    state), unless the CWM refuses a recorded action or fails: then the game's remaining
+    steps fail. Returns None for closed-deck games (no complete states to compare).
+    """
+    from ggp.core.protocol import TERMINAL, canonical_json
+    from ggp.cwm.hosted import HostFailure, hosted_model
+
+    if trajectories.deck != "open":
+        return None
+    fields = {name: [0, 0] for name in BEHAVIOUR_FIELDS}
+    passed = total = 0
+    model = hosted_model(run, metadata, call_seconds=call_seconds)
+    try:
+        for trajectory in trajectories.trajectories:
+            try:
+                state = model.initial_state()
+            except HostFailure:
+                state = None
+            for index, step in enumerate(trajectory.steps):
+                total += 1
+                if state is None:
+                    for count in fields.values():
+                        count[1] += 1
+                    continue
+                try:
+                    player = model.current_player(state)
+                    seen = {
+                        "current_player": player == step.current_player,
+                        "legal_actions": sorted(model.legal_actions(state))
+                        == sorted(step.legal_actions),
+                        "observations": canonical_json(model.observations(state))
+                        == canonical_json(step.observations),
+                        "rewards": [float(r) for r in model.rewards(state)]
+                        == [float(r) for r in step.rewards],
+                        "terminal": (player == TERMINAL) == (step.current_player == TERMINAL),
+                    }
+                    if step.action is not None and index + 1 < len(trajectory.steps):
+                        following = model.apply(state, step.action)
+                    else:
+                        following = None
+                except HostFailure:
+                    seen, following = dict.fromkeys(BEHAVIOUR_FIELDS, False), None
+                for name, ok in seen.items():
+                    fields[name][0] += ok
+                    fields[name][1] += 1
+                passed += all(seen.values())
+                state = following
+    finally:
+        model.close()
+    return {"steps": total, "accuracy": passed / total if total else None,
+            "by_field": {name: list(count) for name, count in fields.items()}}

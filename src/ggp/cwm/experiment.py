@@ -21,19 +21,26 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ggp.arena.report import write_report
 from ggp.arena.tournament import TournamentConfig, run_tournament
 from ggp.core.errors import GGPError
+from ggp.core.model import load_model
 from ggp.core.registry import make_game
-from ggp.cwm.accuracy import arena_accuracy, ground_truth_accuracy
+from ggp.cwm.accuracy import (
+    BEHAVIOUR_FIELDS,
+    arena_accuracy,
+    behaviour_accuracy,
+    ground_truth_accuracy,
+)
 from ggp.llm import LLM
 from ggp.synth.refine import Settings
 from ggp.synth.rejection import reject_bad_samples
-from ggp.synth.run import reference_task, synthesize
+from ggp.synth.run import model_file_task, reference_task, replay_plan, synthesize
+from ggp.synth.trajectories import load_trajectories
 from ggp.synth.value import synthesize_values
 
 
@@ -62,6 +69,21 @@ class ExperimentConfig:
     workers: int | None = None
     seed: int = 0
     extra_opponents: tuple[str, ...] = field(default_factory=tuple)
+    replay: str = ""  # a recorded synthesis run: reproduced as the only synthesis
+    trusted: bool = False  # a .py game's code may run in this process (arena, accuracy)
+
+
+def _ground_truth(config: ExperimentConfig):
+    """The registered game, or a user's .py model file (which the arena and the accuracy
+    checks run in this process: only with ``trusted``; its synthesis records its games in
+    a sandbox either way)."""
+    if not config.game.endswith(".py"):
+        return make_game(config.game)
+    if not config.trusted:
+        raise GGPError(f"{config.game} is your own code, and the experiment's arena and "
+                       "accuracy checks run the game in this process: pass --trusted if "
+                       "you trust it.")
+    return load_model(config.game, trusted=True)
 
 
 def _inference_kind(config: ExperimentConfig, perfect: bool) -> str:
@@ -80,13 +102,23 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
     saved = out / "config.json"
     if saved.is_file() and json.loads(saved.read_text())["game"] != config.game:
         raise GGPError(f"{out} holds an experiment on another game; choose another --out.")
+    if config.replay:  # the recording decides how the model was trained
+        recorded = json.loads((Path(config.replay) / "metadata.json").read_text())
+        trained = recorded.get("settings", {})
+        config = replace(config, syntheses=1,
+                         deck=recorded.get("train", {}).get("deck", config.deck),
+                         inference=(trained.get("inference_kind", "history")
+                                    if trained.get("inference") else "none"))
     saved.write_text(json.dumps(asdict(config), indent=1) + "\n")
-    truth = make_game(config.game)
+    truth = _ground_truth(config)
     perfect = truth.metadata.perfect_information
     kind = _inference_kind(config, perfect)
     planner = "mcts" if perfect else "ismcts"
-    runs = [_synthesis(out / f"synth_{k}", config, kind, k, llm, log)
-            for k in range(config.syntheses)]
+    if config.replay:
+        runs = [_replayed(out / "synth_0", Path(config.replay), llm, log)]
+    else:
+        runs = [_synthesis(out / f"synth_{k}", config, kind, k, llm, log)
+                for k in range(config.syntheses)]
     usable = [r for r in runs if (r / "cwm.py").is_file()]
     if not usable:
         raise GGPError("No synthesis produced a model; nothing to play.")
@@ -113,11 +145,30 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
     tournament = TournamentConfig(games=(config.game,), agents=tuple(agents),
                                   opponents=tuple(opponents), matches=config.matches,
                                   seed=config.seed)
-    run_tournament(tournament, out / "arena", workers=config.workers)
+    counts = {"done": 0, "total": 0}
+
+    def started(total: int, already_done: int) -> None:
+        counts.update(done=already_done, total=total)
+        log(f"arena: {already_done}/{total} matches done")
+
+    def finished(record: dict[str, Any]) -> None:
+        counts["done"] += 1
+        if counts["done"] % 5 == 0 or counts["done"] == counts["total"]:
+            log(f"arena: {counts['done']}/{counts['total']} matches done")
+
+    run_tournament(tournament, out / "arena", workers=config.workers, on_start=started,
+                   on_result=finished)
     report = write_report(out / "arena")
     online = {run.name: arena_accuracy(run, out / "arena", truth, agent_contains=str(run),
                                        max_games=config.accuracy_games) for run in kept}
     summary = _summary(config, kind, runs, rejection, values, online, report)
+    summary["behaviour"] = {}
+    for run in usable:
+        test_file = run / "test_trajectories.jsonl"
+        if test_file.is_file():
+            log(f"behaviour accuracy of {run.name} on its held-out games")
+            summary["behaviour"][run.name] = behaviour_accuracy(
+                run, load_trajectories(test_file), truth.metadata)
     summary["play"] = play_counters(play_log)
     if config.deck == "closed":  # against the hidden states the learner never saw
         summary["ground_truth_accuracy"] = {
@@ -126,6 +177,25 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     (out / "summary.md").write_text(summary_markdown(summary))
     return summary
+
+
+def _replayed(run: Path, recorded: Path, llm: LLM | None,
+              log: Callable[[str], None]) -> Path:
+    """The recorded run reproduced in ``run`` from its answers (no model unless the
+    recording lacks one), with its own settings and held-out set."""
+    meta_file = run / "metadata.json"
+    if meta_file.is_file():
+        if json.loads(meta_file.read_text()).get("status") in ("solved", "budget spent"):
+            return run
+        log("resuming the replay")
+        synthesize(run, None, llm, resume=True)
+        return run
+    log(f"replaying the recorded synthesis {recorded}")
+    plan = replay_plan(recorded)
+    synthesize(run, plan.task, llm, plan.settings, backend=plan.backend,
+               test_games=plan.test_games, test_players=plan.test_players,
+               replay_from=recorded / "exchanges.jsonl")
+    return run
 
 
 def _synthesis(run: Path, config: ExperimentConfig, kind: str, k: int, llm: LLM | None,
@@ -139,8 +209,12 @@ def _synthesis(run: Path, config: ExperimentConfig, kind: str, k: int, llm: LLM 
         synthesize(run, None, llm, resume=True)
         return run
     log(f"synthesis {k + 1}/{config.syntheses} of {config.game}")
-    task = reference_task(config.game, games=config.train_games, seed=config.seed + k,
-                          deck=config.deck)
+    if config.game.endswith(".py"):
+        task = model_file_task(config.game, games=config.train_games, seed=config.seed + k,
+                               deck=config.deck, test_games=config.test_games)
+    else:
+        task = reference_task(config.game, games=config.train_games, seed=config.seed + k,
+                              deck=config.deck)
     settings = Settings(seed=config.seed + k, max_calls=config.budget,
                         inference=kind != "none",
                         inference_kind=kind if kind != "none" else "history")
@@ -193,6 +267,7 @@ def _summary(config: ExperimentConfig, kind: str, runs: list[Path], rejection: d
             "scripted_answers": meta.get("scripted_answers", 0),
             "train_accuracy": (meta.get("best") or {}).get("train_accuracy"),
             "test_accuracy": test.get("accuracy"),
+            "test_transition_accuracy": test.get("transition_accuracy"),
             "test_inference_accuracy": test.get("inference_accuracy"),
             "rejection_score": (rejection["scores"][k] if k < len(rejection["scores"])
                                 else None),
@@ -216,12 +291,26 @@ def summary_markdown(summary: dict[str, Any]) -> str:
     if summary["scripted"]:
         lines += [SCRIPTED_NOTE, ""]
     lines += [f"Inference function: {summary['inference']}", "",
-              ("| synthesis | status | calls | train acc. | test acc. | inference acc. | "
-               "rejection score | kept |"), "|---|---|---:|---:|---:|---:|---:|---|"]
+              ("| synthesis | status | calls | train acc. | test acc. | transition acc. | "
+               "inference acc. | rejection score | kept |"),
+              "|---|---|---:|---:|---:|---:|---:|---:|---|"]
     for s in summary["syntheses"]:
         lines.append(f"| {s['run']} | {s['status']} | {s['calls']} | {_f(s['train_accuracy'])}"
-                     f" | {_f(s['test_accuracy'])} | {_f(s['test_inference_accuracy'])} | "
+                     f" | {_f(s['test_accuracy'])} | {_f(s.get('test_transition_accuracy'))}"
+                     f" | {_f(s['test_inference_accuracy'])} | "
                      f"{_f(s['rejection_score'])} | {'yes' if s['kept'] else 'no'} |")
+    if summary.get("behaviour"):
+        lines += ["", ("Behaviour on the held-out games (what a player sees: current player, "
+                       "legal actions, observations, rewards, terminal), beside whole-state "
+                       "equality above:"), "",
+                  "| model | steps | behaviour acc. | " + " | ".join(BEHAVIOUR_FIELDS) + " |",
+                  "|---|---:|---:|" + "---:|" * len(BEHAVIOUR_FIELDS)]
+        for name, b in summary["behaviour"].items():
+            if b is None:
+                lines.append(f"| {name} | closed deck: no states to compare |")
+                continue
+            cells = " | ".join(f"{p}/{t}" for p, t in b["by_field"].values())
+            lines.append(f"| {name} | {b['steps']} | {_f(b['accuracy'])} | {cells} |")
     lines += ["", ("Accuracy during arena play (games the arena played, re-recorded with "
                    "the reference model):"), "", "| model | transition acc. | inference acc. | tests |",
               "|---|---:|---:|---:|"]

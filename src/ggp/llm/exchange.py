@@ -1,37 +1,42 @@
 """File-exchange backend: prompts go out as files, answers come back as files.
 
 For people who paste prompts into a chat window, human-in-the-loop runs and batch
-workflows. For the n-th request of a run (n = 1, 2, ...; six digits) it writes, in the
-exchange folder:
+workflows. Each new request gets the next free number N (six digits, from 1) in the
+exchange folder, which receives
 
 * ``prompt_000001.md``   the messages, each under a ``### system`` / ``### user`` /
   ``### assistant`` heading, ready to paste;
 * ``prompt_000001.json`` the exact request: ``{"model", "messages", "params"}``;
 
-and waits until ``response_000001.md`` appears there. The whole content of that file is
-the answer (one trailing newline is dropped). A response counts as complete once its size
-and modification time have stayed the same for ``settle_s`` seconds; writing it under
-another name (e.g. ``response_000001.md.part``) and renaming it is the safest way.
+and the backend waits until ``response_000001.md`` appears there. The whole content of that
+file is the answer (one trailing newline is dropped). A response counts as complete once
+its size and modification time have stayed the same for ``settle_s`` seconds; writing it
+under another name (e.g. ``response_000001.md.part``) and renaming it is the safest way.
 
-Re-running a run with the same folder resumes it: when ``prompt_N.json`` already holds the
-same request, its existing response is used; a *different* request there is an error (use
-a fresh folder).
+Prompt files are found by their content, so one folder serves many runs, processes and
+matches at once (a tournament of LLM-policy matches, a synthesis and its resumption): a
+request already written there reuses its number and its response, and a new request takes
+the next free number. The n-th identical request of one backend object maps to the n-th
+prompt file holding it, so a process asking the same question twice gets two prompts
+(two samples), and a rerun gets the same answers in the same order. Numbers are taken
+under a lock file (``.lock``), so processes sharing the folder never take the same one.
 """
 
 from __future__ import annotations
 
-import itertools
+import fcntl
 import json
 import os
+import re
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from ggp.core.protocol import canonical_json
 from ggp.llm.base import (
     Backend,
     Completion,
-    LLMConfigError,
     LLMTimeoutError,
     Message,
     SamplingParams,
@@ -61,7 +66,8 @@ class ExchangeBackend(Backend):
     """Answers come from whoever writes ``response_N.md`` files into ``folder``.
 
     ``timeout_s`` (None: wait forever) bounds the wait for each response. Token usage is
-    reported as 0: nobody counts tokens in a file.
+    reported as 0: nobody counts tokens in a file. Safe to share ``folder`` between
+    threads and processes (see the module docs).
     """
 
     name = "exchange"
@@ -81,30 +87,61 @@ class ExchangeBackend(Backend):
         self.timeout_s = timeout_s
         self.poll_s = poll_s
         self.settle_s = settle_s
-        self._numbers = itertools.count(1)
         self._lock = threading.Lock()
+        self._index: dict[str, list[int]] = {}  # canonical request -> its prompt numbers
+        self._scanned: set[int] = set()
+        self._seen: dict[str, int] = {}  # canonical request -> times asked by this object
 
     def generate(self, messages: list[Message], params: SamplingParams) -> Completion:
-        with self._lock:
-            number = next(self._numbers)
-        self._write_prompt(number, messages, params)
+        request = {"model": self.model, "messages": messages, "params": params.to_json()}
+        number = self._number_for(request, messages)
         text = self._wait_for_response(number)
         return Completion(text=text, usage=Usage(), model=self.model, backend=self.name)
 
-    def _write_prompt(self, number: int, messages: list[Message], params: SamplingParams) -> None:
-        request = {"model": self.model, "messages": messages, "params": params.to_json()}
-        json_path = prompt_json_path(self.folder, number)
-        if json_path.exists():
-            previous = json.loads(json_path.read_text(encoding="utf-8"))
-            if canonical_json(previous) == canonical_json(request):
-                return  # resuming: the same request was written by an earlier run
-            raise LLMConfigError(
-                f"{json_path} holds a different request from an earlier run. "
-                "Use an empty exchange folder for a new run."
-            )
-        rendered = "".join(f"### {m['role']}\n\n{m['content']}\n\n" for m in messages)
-        _write_atomically(prompt_md_path(self.folder, number), rendered)
-        _write_atomically(json_path, json.dumps(request, indent=2, ensure_ascii=False))
+    def _number_for(self, request: dict, messages: list[Message]) -> int:
+        """The prompt number answering ``request``: the matching file already in the
+        folder, else a new prompt written under the next free number."""
+        key = canonical_json(request)
+        with self._lock, self._folder_lock():
+            self._rescan()
+            nth = self._seen.get(key, 0)
+            self._seen[key] = nth + 1
+            known = self._index.get(key, [])
+            if nth < len(known):
+                return known[nth]
+            number = max(self._scanned, default=0) + 1
+            rendered = "".join(f"### {m['role']}\n\n{m['content']}\n\n" for m in messages)
+            _write_atomically(prompt_md_path(self.folder, number), rendered)
+            _write_atomically(prompt_json_path(self.folder, number),
+                              json.dumps(request, indent=2, ensure_ascii=False))
+            self._scanned.add(number)
+            self._index.setdefault(key, []).append(number)
+            return number
+
+    def _rescan(self) -> None:
+        """Index the prompt files written since the last scan (they never change)."""
+        for path in self.folder.glob("prompt_*.json"):
+            match = _PROMPT_NAME.fullmatch(path.name)
+            if not match or int(match.group(1)) in self._scanned:
+                continue
+            number = int(match.group(1))
+            try:
+                key = canonical_json(json.loads(path.read_text(encoding="utf-8")))
+            except (OSError, ValueError):
+                key = f"unreadable:{number}"  # still occupies its number
+            self._scanned.add(number)
+            self._index.setdefault(key, []).append(number)
+        for numbers in self._index.values():
+            numbers.sort()
+
+    @contextmanager
+    def _folder_lock(self):
+        with open(self.folder / ".lock", "a+") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
     def _wait_for_response(self, number: int) -> str:
         path = response_path(self.folder, number)
@@ -126,6 +163,9 @@ class ExchangeBackend(Backend):
                     f"No complete {path.name} appeared in {self.folder} within {self.timeout_s} s."
                 )
             time.sleep(wait)
+
+
+_PROMPT_NAME = re.compile(r"prompt_(\d+)\.json")
 
 
 def _write_atomically(path: Path, text: str) -> None:

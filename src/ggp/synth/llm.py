@@ -57,15 +57,13 @@ class RecordingLLM:
     """Wraps a model: answers from an earlier log where it can, records everything.
 
     ``model`` may be None for a replay-only run; a request the log cannot answer then
-    raises :class:`ReplayMissError`. With ``replay=False`` the log is started afresh and
-    every request goes to the model (for backends that replay by themselves, such as the
-    file exchange, whose numbered prompt files must be asked again in order). Safe to call
-    from several threads.
+    raises :class:`ReplayMissError`. Every backend is replayed this way, the file exchange
+    included (it finds its prompt files by content, so the requests the log answers are
+    simply not asked again). Safe to call from several threads.
     """
 
     def __init__(self, model: LLM | None, log_path: Path,
-                 replay_from: Path | None = None, params: dict[str, Any] | None = None,
-                 replay: bool = True):
+                 replay_from: Path | None = None, params: dict[str, Any] | None = None):
         self.model = model
         self.log_path = Path(log_path)
         self.params = dict(params or {})
@@ -76,7 +74,7 @@ class RecordingLLM:
         # log starts a new one that receives the replayed entries as they occur.
         self._in_place = replay_from is None or Path(replay_from) == self.log_path
         source = self.log_path if self._in_place else Path(replay_from)
-        if replay and source.is_file():
+        if source.is_file():
             with open(source, encoding="utf-8") as fh:
                 for line in fh:
                     try:
@@ -84,7 +82,7 @@ class RecordingLLM:
                     except json.JSONDecodeError:
                         continue  # blank, or cut short when the run was killed
                     self._recorded.setdefault(entry["key"], []).append(entry)
-        if not self._in_place or not replay:
+        if not self._in_place:
             self.log_path.write_text("", encoding="utf-8")
         elif self.log_path.is_file() and not self.log_path.read_bytes().endswith(b"\n"):
             with open(self.log_path, "a", encoding="utf-8") as fh:

@@ -19,8 +19,10 @@ then continues.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import threading
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -59,26 +61,79 @@ class Task:
     ground_truth: WorldModel | None = None
     test: TrajectorySet | None = None
     seed: int | None = None  # of the recorded training games, when ggp recorded them
+    players: tuple[str, ...] | None = None  # their agent specs, one per seat
+    view_player: int = 0  # whose view a closed deck keeps
+    source: str | None = None  # where the ground truth came from, for the metadata
+    test_players: tuple[str, ...] | None = None  # who played the held-out games
+    spec: str | None = None  # registry spec of the ground truth (worker processes, cache)
 
 
 def reference_task(spec: str, *, games: int = 5, players: list[str] | None = None,
-                   seed: int = 0, deck: str = "open", view_player: int = 0) -> Task:
+                   seed: int = 0, deck: str = "open", view_player: int = 0,
+                   on_game: Callable[[int, int], None] | None = None) -> Task:
     """A task for a registered game: its rules and ``games`` recorded games.
 
     ``players`` holds one agent spec per seat, or a single spec for every seat."""
     from ggp.core.registry import make_game
 
     model = make_game(spec)
-    if players is not None and len(players) == 1:
+    players = list(players or ["random"])
+    if len(players) == 1:
         players = players * model.num_players
-    if players is not None and len(players) != model.num_players:
+    if len(players) != model.num_players:
         raise RunError(f"{model.name} has {model.num_players} players; got "
                        f"{len(players)} player specs ({', '.join(players)}).")
     if not model.rules.strip():
         raise RunError(f"The game {spec!r} has no rules text to give to the model.")
     train = collect(model, games=games, seed=seed, players=players, deck=deck,
-                    view_player=view_player)
-    return Task(model.name, model.rules, train, ground_truth=model, seed=seed)
+                    view_player=view_player, on_game=on_game)
+    return Task(model.name, model.rules, train, ground_truth=model, seed=seed,
+                players=tuple(players), view_player=view_player, spec=spec)
+
+
+@dataclass(frozen=True)
+class ReplayPlan:
+    """How to run a recorded synthesis again: its task, settings and held-out set."""
+
+    task: Task
+    settings: Settings
+    test_games: int
+    test_players: list[str] | None
+    backend: dict[str, Any]  # the recorded run's backend and model (they answered)
+
+
+def replay_plan(run_dir: str | Path,
+                on_game: Callable[[int, int], None] | None = None) -> ReplayPlan:
+    """Everything needed to reproduce the run in ``run_dir`` from its ``metadata.json``:
+    the same game, training games (count, seed, players, deck), search settings and
+    held-out set, so that replaying its ``exchanges.jsonl`` asks exactly the same
+    requests. Runs on a user's own files replay from the run's ``rules.txt``,
+    ``trajectories.jsonl`` and ``test_trajectories.jsonl``."""
+    store = RunStore(run_dir)
+    meta = store.read_json("metadata.json")
+    try:
+        settings = Settings(**meta["settings"])
+        train, test = meta.get("train", {}), meta.get("test") or {}
+        if meta.get("source") == "reference game":
+            task = reference_task(meta["game"], games=train["games"],
+                                  seed=meta["seeds"]["trajectories"],
+                                  players=list(train.get("players", ["random"])),
+                                  deck=train.get("deck", "open"),
+                                  view_player=train.get("view_player", 0),
+                                  on_game=on_game)
+        else:
+            test_file = store.file("test_trajectories.jsonl")
+            task = user_task(store.file("rules.txt"), store.file("trajectories.jsonl"),
+                             name=meta["game"],
+                             test_file=test_file if test_file.is_file() else None)
+    except (KeyError, TypeError) as exc:
+        raise RunError(f"{store.file('metadata.json')} does not say how the run was made "
+                       f"(missing or wrong {exc}); name the game and its settings "
+                       "instead.") from None
+    players = test.get("players")
+    return ReplayPlan(task, settings, int(test.get("games", 0)),
+                      list(players) if isinstance(players, list) else None,
+                      {**meta.get("backend", {}), "replayed_from": str(run_dir)})
 
 
 def user_task(rules_file: str | Path, trajectories_file: str | Path, *,
@@ -95,21 +150,149 @@ def user_task(rules_file: str | Path, trajectories_file: str | Path, *,
     return Task(name or train.game or rules_path.stem, rules, train, test=test)
 
 
+def model_file_task(path: str | Path, *, rules_file: str | Path | None = None,
+                    games: int = 5, players: list[str] | None = None, seed: int = 0,
+                    deck: str = "open", view_player: int = 0, test_games: int = 100,
+                    test_players: list[str] | None = None) -> Task:
+    """A task for a user's own game written as a Python model file: like
+    :func:`reference_task`, with training and held-out games recorded from the file in a
+    sandbox (:mod:`ggp.synth.model_file`). Rules come from ``rules_file``, else the
+    module's ``RULES``."""
+    from ggp.synth.model_file import record_model_file
+
+    rules = None
+    if rules_file is not None:
+        rules_path = Path(rules_file)
+        if not rules_path.is_file():
+            raise RunError(f"No such rules file: {rules_path}.")
+        rules = rules_path.read_text(encoding="utf-8")
+    players = list(players or ["random"])
+    recorded = record_model_file(path, games=games, seed=seed, players=players, deck=deck,
+                                 view_player=view_player, test_games=test_games,
+                                 test_seed=seed + 1, test_players=test_players)
+    rules = rules if rules is not None else recorded["rules"]
+    if not rules.strip():
+        raise RunError(f"No rules for {path}: give --rules FILE or define a RULES string "
+                       "in the module.")
+    return Task(Path(path).stem, rules, recorded["train"], test=recorded["test"], seed=seed,
+                players=tuple(players), view_player=view_player,
+                source=f"model file {Path(path).name}",
+                test_players=tuple(recorded["test_players"] or ()) or None)
+
+
+def default_test_players(model: WorldModel) -> list[str]:
+    """Random and, when such an agent is registered, a 100-simulation MCTS (ISMCTS for
+    imperfect-information games), as in seed 000."""
+    from ggp.agents import agent_names
+
+    search = "mcts" if model.metadata.perfect_information else "ismcts"
+    return ["random"] + ([f"{search}:sims=100:rollouts=1"] if search in agent_names() else [])
+
+
 def heldout_set(model: WorldModel, *, games: int, seed: int,
-                players: list[str] | None = None) -> tuple[TrajectorySet, list[str]]:
+                players: list[str] | None = None, spec: str | None = None,
+                workers: int | None = None,
+                on_game: Callable[[int, int], None] | None = None,
+                ) -> tuple[TrajectorySet, list[str]]:
     """Seed 000's test set: games where each seat is a random or a search player.
 
     The search player is MCTS (ISMCTS for imperfect-information games) with a small
     budget, used only when such an agent is registered; the players actually used are
-    returned so the run can report them.
+    returned so the run can report them. With ``spec`` (the game's registry spec) the
+    games are played on all cores (``workers``) and the set is cached on disk by game,
+    game code, seed, players and count (:func:`heldout_cache_file`), so a second run does
+    not rebuild it.
     """
-    from ggp.agents import agent_names
+    players = players or default_test_players(model)
+    cached = heldout_cache_file(model, spec, games=games, seed=seed, players=players)
+    if cached is not None and cached.is_file():
+        try:
+            test = load_trajectories(cached)
+            if on_game:
+                on_game(games, games)
+            return test, players
+        except GGPError:
+            pass  # damaged: rebuild it
+    test = collect(model, games=games, seed=seed, mix=players, spec=spec, workers=workers,
+                   on_game=on_game)
+    if cached is not None:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_name(cached.name + f".{os.getpid()}.tmp")
+        save_trajectories(test, tmp)
+        os.replace(tmp, cached)
+    return test, players
 
-    if players is None:
-        search = "mcts" if model.metadata.perfect_information else "ismcts"
-        players = ["random"] + ([f"{search}:sims=100:rollouts=1"]
-                                if search in agent_names() else [])
-    return collect(model, games=games, seed=seed, mix=players), players
+
+def cache_dir() -> Path:
+    """Where ggp caches derived data: ``GGP_CACHE_DIR``, else ``$XDG_CACHE_HOME/ggp``, else
+    ``~/.cache/ggp``."""
+    if os.environ.get("GGP_CACHE_DIR"):
+        return Path(os.environ["GGP_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "ggp"
+
+
+def heldout_cache_file(model: WorldModel, spec: str | None, *, games: int, seed: int,
+                       players: list[str]) -> Path | None:
+    """The cache file of a held-out set, or None when it cannot be cached (no registry
+    spec, or no source file to fingerprint the game's code with)."""
+    import inspect
+    import sys
+
+    namespace = model.namespace
+    module = namespace if inspect.ismodule(namespace) else sys.modules.get(
+        getattr(type(namespace), "__module__", ""))
+    source = getattr(module, "__file__", None)
+    if spec is None or not source or not Path(source).is_file():
+        return None
+    code = hashlib.sha256(Path(source).read_bytes()).hexdigest()
+    key = json.dumps({"game": spec, "code": code, "games": games, "seed": seed,
+                      "players": list(players), "format": FORMAT_VERSION}, sort_keys=True)
+    digest = hashlib.sha256(key.encode()).hexdigest()[:24]
+    return cache_dir() / "heldout" / f"{_safe(spec)}-{digest}.jsonl"
+
+
+def _safe(text: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in text)[:60]
+
+
+class HeldoutJob:
+    """Builds a run's held-out set in a background thread, so the first LLM request does
+    not wait for it; :meth:`result` waits (reporting progress) and returns it."""
+
+    def __init__(self, task: Task, *, games: int, seed: int, players: list[str] | None,
+                 on_phase: Callable[[str, int, int], None] | None) -> None:
+        self.games, self._on_phase = games, on_phase
+        self._value: tuple[TrajectorySet, list[str]] | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(
+            target=self._run, args=(task, seed, players), daemon=True,
+            name="ggp-heldout")
+        self._thread.start()
+
+    def _run(self, task: Task, seed: int, players: list[str] | None) -> None:
+        def progress(done: int, total: int) -> None:
+            if self._on_phase:
+                self._on_phase("held-out games", done, total)
+
+        try:
+            test, used = heldout_set(task.ground_truth, games=self.games, seed=seed,
+                                     players=players, spec=task.spec, on_game=progress)
+            if task.train.deck == "closed":  # measured the way it was trained: one view
+                view = task.train.trajectories[0].player or 0
+                test = TrajectorySet("closed", test.num_players,
+                                     [close_deck(t, view) for t in test.trajectories],
+                                     test.game)
+            self._value = (test, used)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in result()
+            self._error = exc
+
+    def result(self) -> tuple[TrajectorySet, list[str]]:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._value is not None
+        return self._value
 
 
 # --------------------------------------------------------------------------- store
@@ -157,38 +340,41 @@ def synthesize(
     resume: bool = False,
     max_calls: int | None = None,
     replay_from: str | Path | None = None,
-    replay_log: bool = True,
     on_progress: Callable[[Progress], None] | None = None,
+    on_phase: Callable[[str, int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Run (or resume) a synthesis and return its metadata.
 
     ``task`` may be None when resuming: everything is read back from the directory, and
     ``max_calls`` may raise (or lower) the stored call budget.
-    ``replay_from`` names another run's ``exchanges.jsonl`` whose answers are reused;
-    ``replay_log=False`` asks the model again for everything (see :class:`RecordingLLM`).
+    ``replay_from`` names another run's ``exchanges.jsonl`` whose answers are reused
+    (see :class:`RecordingLLM`). ``on_phase(name, done, total)`` reports the progress of
+    the slow phases besides the LLM calls: ``"held-out games"`` (built in the background
+    while the search runs) and ``"held-out tests"``.
     """
     store = RunStore(run_dir)
     if resume:
-        task, settings, meta = _load_run(store)
+        task, settings, meta, job = _load_run(store, on_phase)
         if max_calls is not None:
             settings = replace(settings, max_calls=max_calls)
             meta["settings"] = asdict(settings)
     else:
-        task, meta = _start_run(store, task, settings, backend or {}, test_games,
-                                test_players)
+        task, meta, job = _start_run(store, task, settings, backend or {}, test_games,
+                                     test_players, on_phase)
     # Closed-deck games can only be checked through the inference function.
     inference = settings.inference or task.train.deck == "closed"
     tests = _tests(task.train, settings, inference)
     _write_tests(store, tests)
     meta["train"] = {"games": len(task.train.trajectories), "deck": task.train.deck,
+                     **({"players": list(task.players), "view_player": task.view_player}
+                        if task.players else {}),
                      "transitions": task.train.num_transitions(),
                      "tests": {k: sum(t.kind == k for t in tests) for k in KINDS}}
     meta["status"] = "running"
     store.write_json("metadata.json", meta)
 
     recorder = RecordingLLM(llm, store.file("exchanges.jsonl"),
-                            replay_from=Path(replay_from) if replay_from else None,
-                            replay=replay_log)
+                            replay_from=Path(replay_from) if replay_from else None)
     tree: dict[int, dict] = {}
 
     def save_node(node: Node) -> None:
@@ -224,7 +410,11 @@ def synthesize(
     meta["status"] = "solved" if refiner.solved else "budget spent"
     if stopped_by:
         meta["stopped_by"] = stopped_by
-    _finish(store, meta, best, refiner, task, inference)
+    if job is not None:  # the held-out set, built while the search ran
+        test, _ = job.result()
+        save_trajectories(test, store.file("test_trajectories.jsonl"))
+        task = replace(task, test=test)
+    _finish(store, meta, best, refiner, task, inference, on_phase)
     return meta
 
 
@@ -249,21 +439,36 @@ def _tests(trajectories: TrajectorySet, settings: Settings, inference: bool,
     return tests
 
 
-def _load_run(store: RunStore) -> tuple[Task, Settings, dict[str, Any]]:
-    """Task, settings and metadata of an existing run directory."""
+def _load_run(store: RunStore, on_phase: Callable[[str, int, int], None] | None,
+              ) -> tuple[Task, Settings, dict[str, Any], HeldoutJob | None]:
+    """Task, settings and metadata of an existing run directory, and the job rebuilding
+    its held-out set when the run stopped before it was written."""
     meta = store.read_json("metadata.json")
     test_file = store.file("test_trajectories.jsonl")
     task = Task(meta["game"], store.file("rules.txt").read_text(encoding="utf-8"),
                 load_trajectories(store.file("trajectories.jsonl")),
                 ground_truth=_ground_truth(meta),
-                test=load_trajectories(test_file) if test_file.is_file() else None)
-    return task, Settings(**meta["settings"]), meta
+                test=load_trajectories(test_file) if test_file.is_file() else None,
+                seed=meta.get("seeds", {}).get("trajectories"),
+                players=tuple(meta.get("train", {}).get("players", ())) or None,
+                view_player=meta.get("train", {}).get("view_player", 0),
+                spec=meta["game"] if meta.get("source") == "reference game" else None)
+    settings = Settings(**meta["settings"])
+    test = meta.get("test") or {}
+    job = None
+    if (task.test is None and task.ground_truth is not None and test.get("games")
+            and isinstance(test.get("players"), list)):
+        job = HeldoutJob(task, games=test["games"], seed=settings.seed + 1,
+                         players=test["players"], on_phase=on_phase)
+    return task, settings, meta, job
 
 
 def _start_run(store: RunStore, task: Task | None, settings: Settings,
-               backend: dict[str, Any], test_games: int,
-               test_players: list[str] | None) -> tuple[Task, dict[str, Any]]:
-    """Create the run directory with its inputs (and the held-out set) and metadata."""
+               backend: dict[str, Any], test_games: int, test_players: list[str] | None,
+               on_phase: Callable[[str, int, int], None] | None,
+               ) -> tuple[Task, dict[str, Any], HeldoutJob | None]:
+    """Create the run directory with its inputs and metadata; the held-out set of a
+    reference game is started in the background (see :class:`HeldoutJob`)."""
     if task is None:
         raise RunError("Nothing to synthesize: give a game or rules and trajectories.")
     if store.exists():
@@ -273,20 +478,18 @@ def _start_run(store: RunStore, task: Task | None, settings: Settings,
     store.path.mkdir(parents=True, exist_ok=True)
     store.write("rules.txt", task.rules)
     save_trajectories(task.train, store.file("trajectories.jsonl"))
+    job = None
     if task.test is None and task.ground_truth is not None and test_games > 0:
-        test, players = heldout_set(task.ground_truth, games=test_games,
-                                    seed=settings.seed + 1, players=test_players)
-        if task.train.deck == "closed":  # measured the way it was trained: one view
-            view = task.train.trajectories[0].player or 0
-            test = TrajectorySet("closed", test.num_players,
-                                 [close_deck(t, view) for t in test.trajectories], test.game)
-        task = replace(task, test=test)
+        players = test_players or default_test_players(task.ground_truth)
         meta["test"] = {"games": test_games, "players": players}
+        job = HeldoutJob(task, games=test_games, seed=settings.seed + 1, players=players,
+                         on_phase=on_phase)
     if task.test is not None:
         save_trajectories(task.test, store.file("test_trajectories.jsonl"))
-        meta.setdefault("test", {"games": len(task.test.trajectories), "players": "from file"})
+        meta.setdefault("test", {"games": len(task.test.trajectories),
+                                 "players": list(task.test_players or ()) or "from file"})
     store.write_json("metadata.json", meta)
-    return task, meta
+    return task, meta, job
 
 
 def _write_tests(store: RunStore, tests: list) -> None:
@@ -308,7 +511,8 @@ def _new_metadata(task: Task, settings: Settings, backend: dict[str, Any]) -> di
     return {
         "format": FORMAT_VERSION,
         "game": task.game,
-        "source": "reference game" if task.ground_truth is not None else "user files",
+        "source": task.source or ("reference game" if task.ground_truth is not None
+                                  else "user files"),
         "backend": backend,
         "settings": asdict(settings),
         "seeds": {"trajectories": task.seed, "search": settings.seed,
@@ -336,7 +540,8 @@ def _header(meta: dict, best: Node) -> str:
 
 
 def _finish(store: RunStore, meta: dict, best: Node | None, refiner: Refiner,
-            task: Task, inference: bool) -> None:
+            task: Task, inference: bool,
+            on_phase: Callable[[str, int, int], None] | None = None) -> None:
     report: dict[str, Any] = {"train_failures": [], "test_failures": []}
     meta["best"] = None
     if best is not None:
@@ -347,7 +552,10 @@ def _finish(store: RunStore, meta: dict, best: Node | None, refiner: Refiner,
         if task.test is not None:
             heldout = _tests(task.test, refiner.settings, inference, prefix="Heldout",
                              random_play=0)
-            result = run_tests(best.code, heldout, test_seconds=refiner.settings.test_seconds)
+            result = run_tests(best.code, heldout, test_seconds=refiner.settings.test_seconds,
+                               on_test=(lambda done, total: on_phase("held-out tests", done,
+                                                                     total))
+                               if on_phase else None)
             meta["test"] = {**meta.get("test", {}), "accuracy": result.pass_rate,
                             "transition_accuracy": result.rate(("transition",)),
                             "inference_accuracy": result.rate(("inference",)),

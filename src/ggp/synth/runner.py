@@ -8,6 +8,7 @@ its own tests. Large test sets are split into chunks, one worker each.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from importlib import resources
 
@@ -81,16 +82,21 @@ def run_tests(
     test_seconds: float = 5.0,
     chunk: int = 2000,
     limits: Limits | None = None,
+    on_test: Callable[[int, int], None] | None = None,
 ) -> RunReport:
     """Run ``tests`` against ``code``; every test gets a result, passed or not.
 
     ``limits`` sets the workers' resources; they always run restricted and offline.
+    ``on_test(done, total)`` is called as results come in.
     """
     report = RunReport()
     for start in range(0, len(tests), chunk):
         part = tests[start:start + chunk]
         _run_chunk(code, part, test_seconds, _worker_limits(limits, test_seconds, len(part)),
-                   report)
+                   report, tick=(lambda: on_test(len(report.results), len(tests)))
+                   if on_test else None)
+        if on_test:
+            on_test(len(report.results), len(tests))
         if report.load_error is not None:
             # The code does not load: the remaining tests fail the same way.
             for test in tests[start + chunk:]:
@@ -108,7 +114,8 @@ def _worker_limits(limits: Limits | None, test_seconds: float, count: int) -> Li
 
 
 def _run_chunk(code: str, tests: list[UnitTest], test_seconds: float, limits: Limits,
-               report: RunReport, restarts: int = 3) -> None:
+               report: RunReport, restarts: int = 3,
+               tick: Callable[[], None] | None = None) -> None:
     """Run ``tests`` in one worker; if it dies, blame the test it was running and start a
     fresh worker for the rest (at most ``restarts`` times)."""
     pending = list(tests)
@@ -131,6 +138,8 @@ def _run_chunk(code: str, tests: list[UnitTest], test_seconds: float, limits: Li
                 result = _test_result(test, record)
                 report.results.append(result)
                 pending.pop(0)
+                if tick and len(report.results) % 50 == 0:
+                    tick()
                 timeouts += (result.error or "").startswith("Timed out")
         except SandboxFailure as failure:
             problem = _describe(failure)

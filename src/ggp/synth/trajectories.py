@@ -29,7 +29,12 @@ and reports the first problem with its line number.
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import random
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Literal
@@ -144,6 +149,9 @@ def collect(
     mix: list[str] | None = None,
     deck: Deck = "open",
     view_player: int = 0,
+    spec: str | None = None,
+    workers: int | None = 1,
+    on_game: Callable[[int, int], None] | None = None,
 ) -> TrajectorySet:
     """Record ``games`` games of ``model``.
 
@@ -151,21 +159,68 @@ def collect(
     ``mix`` is given, each seat of each game draws a spec from ``mix`` at random (seed 000
     builds its test set this way from random and MCTS players). Closed deck keeps only
     ``view_player``'s observations, legal actions, actions and rewards.
+
+    With ``spec`` (the registry spec of ``model``, so that worker processes can build it)
+    and ``workers`` other than 1 (None: one per core), the games left are played in a
+    process pool once the first games show that they will take more than a few seconds;
+    the result is the same, game for game. ``on_game(done, total)`` is called after
+    each game.
     """
     rng = random.Random(seed)
     n = model.num_players
-    trajectories = []
+    plan = []  # (seat specs, match seed) of every game, drawn in the same order as ever
     for _ in range(games):
-        if mix:
-            specs = [rng.choice(mix) for _ in range(n)]
-        else:
-            specs = list(players or ["random"] * n)
-        actions = play_game(model, specs, seed=rng.randrange(2**31))
-        trajectory = record_game(model, actions)
-        if deck == "closed":
-            trajectory = close_deck(trajectory, view_player)
-        trajectories.append(trajectory)
+        specs = [rng.choice(mix) for _ in range(n)] if mix else list(players or ["random"] * n)
+        plan.append((specs, rng.randrange(2**31)))
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    pool = spec is not None and workers > 1
+    trajectories: list[Trajectory] = []
+    started = time.monotonic()
+    for specs, game_seed in plan:
+        # Starting a pool costs seconds: only when the games ahead will take longer.
+        if pool and trajectories and (time.monotonic() - started) / len(trajectories) * (
+                games - len(trajectories)) > _POOL_WORTH_S:
+            def shifted(done: int, total: int, before: int = len(trajectories)) -> None:
+                if on_game:
+                    on_game(before + done, games)
+
+            trajectories += _collect_in_pool(spec, plan[len(trajectories):], workers, shifted)
+            break
+        trajectories.append(record_game(model, play_game(model, specs, seed=game_seed)))
+        if on_game:
+            on_game(len(trajectories), games)
+    if deck == "closed":
+        trajectories = [close_deck(t, view_player) for t in trajectories]
     return TrajectorySet(deck, n, trajectories, game=model.name)
+
+
+def _collect_in_pool(spec: str, plan: list, workers: int,
+                     on_game: Callable[[int, int], None] | None) -> list[Trajectory]:
+    # forkserver: workers never inherit this process's threads (progress display).
+    context = multiprocessing.get_context("forkserver")
+    results: list[Trajectory | None] = [None] * len(plan)
+    with ProcessPoolExecutor(max_workers=min(workers, len(plan)), mp_context=context) as pool:
+        futures = {pool.submit(_record_one, spec, specs, game_seed): index
+                   for index, (specs, game_seed) in enumerate(plan)}
+        for done, future in enumerate(as_completed(futures), 1):
+            results[futures[future]] = future.result()
+            if on_game:
+                on_game(done, len(plan))
+    return [t for t in results if t is not None]
+
+
+_POOL_WORTH_S = 15.0  # expected seconds of games left above which a pool is started
+_MODELS: dict[str, WorldModel] = {}  # per worker process
+
+
+def _record_one(spec: str, specs: list[str], seed: int) -> Trajectory:
+    """One game in a pool worker (the model is built once per process)."""
+    from ggp.core.registry import make_game
+
+    model = _MODELS.get(spec)
+    if model is None:
+        model = _MODELS[spec] = make_game(spec)
+    return record_game(model, play_game(model, specs, seed=seed))
 
 
 def close_deck(trajectory: Trajectory, player: int) -> Trajectory:

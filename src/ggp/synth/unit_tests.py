@@ -214,9 +214,12 @@ def _open_deck_views(trajectory) -> dict[int, list[list]]:
     return views
 
 
-def inference_tests(trajectories: TrajectorySet, prefix: str = "") -> list[UnitTest]:
+def inference_tests(trajectories: TrajectorySet, prefix: str = "",
+                    closed_api: bool = False) -> list[UnitTest]:
     """Inference tests: open deck, one per decision point of every player; closed deck,
-    one per decision point of the viewing player plus one at the end of the game."""
+    one per decision point of the viewing player plus one at the end of the game.
+    ``closed_api``: open-deck tests for a model synthesized closed deck, whose
+    ``resample_history`` also takes ``last_is_terminal`` (False at a decision point)."""
     tests = []
     initial = trajectories.initial_state
     for t, trajectory in enumerate(trajectories.trajectories):
@@ -225,7 +228,8 @@ def inference_tests(trajectories: TrajectorySet, prefix: str = "") -> list[UnitT
                 for k in range(len(view)):
                     history = [*view[:k], [view[k][0], None]]
                     tests.append(inference_test(f"Test{prefix}Inference_g{t}_p{player}_{k}",
-                                                initial, history, player, None))
+                                                initial, history, player,
+                                                False if closed_api else None))
             continue
         view = trajectory.view
         for k, entry in enumerate(view):
@@ -238,7 +242,7 @@ def inference_tests(trajectories: TrajectorySet, prefix: str = "") -> list[UnitT
 
 def generate_tests(trajectories: TrajectorySet, *, prefix: str = "",
                    random_play: int = 5, seed: int = 0,
-                   inference: bool = False) -> list[UnitTest]:
+                   inference: bool = False, closed_api: bool = False) -> list[UnitTest]:
     """All tests of ``trajectories``: transition and terminal tests (open deck),
     random-play tests, and inference tests if asked for."""
     tests: list[UnitTest] = []
@@ -254,7 +258,7 @@ def generate_tests(trajectories: TrajectorySet, *, prefix: str = "",
         tests.append(random_play_test(f"Test{prefix}RandomPlay_{k}", trajectories.initial_state,
                                       trajectories.num_players, rng.randrange(10**6)))
     if inference:
-        tests += inference_tests(trajectories, prefix)
+        tests += inference_tests(trajectories, prefix, closed_api)
     return tests
 
 
