@@ -29,6 +29,10 @@ OpponentModel = Callable[[State, int, list[Action]], list[float]]
 """``policy(state, player, legal_actions) -> probabilities`` (one per legal action)."""
 
 
+class BeliefTooLarge(BeliefError):
+    """The information set needs more than ``max_nodes`` states to enumerate."""
+
+
 def uniform_opponent(state: State, player: int, legal: list[Action]) -> list[float]:
     """The default opponent model: every legal action equally likely."""
     return [1.0 / len(legal)] * len(legal)
@@ -68,7 +72,7 @@ def information_set(
         state, actions, prob, step = stack.pop()
         expanded += 1
         if expanded > max_nodes:
-            raise BeliefError(
+            raise BeliefTooLarge(
                 f"the information set needs more than {max_nodes} states: too large for "
                 "exact enumeration (use the generic or the model's sampler)"
             )
