@@ -52,6 +52,9 @@ class TournamentConfig:
         memory_mb: address-space limit of each sandboxed agent worker.
         network: False cuts sandboxed agent workers off the network.
         max_steps: a match longer than this is an error of the game, not of an agent.
+        legal_actions: show every agent its legal actions before each move (the OpenSpiel
+            and PettingZoo convention); False keeps seed 000's protocol, where agents
+            other than the ``random`` baseline are not told them.
     """
 
     games: tuple[str, ...]
@@ -64,6 +67,7 @@ class TournamentConfig:
     memory_mb: int = AGENT_LIMITS.memory_mb
     network: bool = True
     max_steps: int = 100_000
+    legal_actions: bool = False
 
     def __post_init__(self) -> None:
         for name in ("games", "agents", "opponents"):  # tuples, duplicates dropped
@@ -103,6 +107,7 @@ class MatchTask:
     network: bool
     max_steps: int
     trajectory: bool = True
+    legal_actions: bool = False
 
 
 def match_seed(tournament_seed: int, key: str) -> int:
@@ -140,7 +145,7 @@ def schedule(config: TournamentConfig, num_players: dict[str, int],
                         sandboxed=tuple(config.sandbox or is_file_spec(s) for s in seats),
                         move_seconds=config.move_seconds, memory_mb=config.memory_mb,
                         network=config.network, max_steps=config.max_steps,
-                        trajectory=trajectories,
+                        trajectory=trajectories, legal_actions=config.legal_actions,
                     ))
     return tasks
 
@@ -205,7 +210,7 @@ def run_match_task(task: MatchTask) -> tuple[dict[str, Any], dict[str, Any] | No
         model = load_model(task.game)
         agents = _make_agents(task, model)
         result = play_match(model, agents, seed=task.seed, max_steps=task.max_steps,
-                            move_seconds=task.move_seconds)
+                            move_seconds=task.move_seconds, legal_actions=task.legal_actions)
         record.update(
             returns=result.returns,
             forfeit=None if result.forfeit is None else asdict(result.forfeit),

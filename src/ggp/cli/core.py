@@ -86,6 +86,9 @@ def play(
     seed: int = typer.Option(0, help="Random seed of the match."),
     show: bool = typer.Option(True, help="Print each move."),
     output: str = typer.Option("", help="Write the match record (JSON) to this file."),
+    legal_actions: bool = typer.Option(False, "--legal-actions", help="Show every agent its "
+                                       "legal actions before each move (by default only the "
+                                       "random baseline gets them)."),
 ) -> None:
     """Play one match in the terminal between any mix of agents."""
     from ggp.agents import make_agent
@@ -106,7 +109,8 @@ def play(
             console.print(f"  {who:>10}: {step['action']}", highlight=False)
 
     console.print(f"[bold]{world.name}[/]: " + " vs ".join(specs))
-    result = play_match(world, agents, seed=seed, on_step=show_step)
+    result = play_match(world, agents, seed=seed, on_step=show_step,
+                        legal_actions=legal_actions)
     for agent in agents:
         agent.close()
     if result.forfeit:
