@@ -436,9 +436,13 @@ class ParticleFilter:
             if step == 0 or backtracks > self.max_backtracks or time.monotonic() > deadline:
                 self.pools = self.pools[:0]
                 raise BeliefError(
-                    f"no history of the game matches player {self.player}'s observations at "
-                    f"its decision point {step} (found by the generic sampler after "
-                    f"{backtracks} backtracks in {time.monotonic() - started:.1f} s)")
+                    f"{self.model.name}: the generic belief sampler found no history "
+                    f"matching player {self.player}'s observations up to its decision point "
+                    f"{step} (of {last}) in {time.monotonic() - started:.1f} s "
+                    f"({backtracks} backtracks). Use the model's own inference function "
+                    "(belief=model) or exact enumeration for small games (belief=exact), or "
+                    "allow more time (GenericSampler(time_limit=...)); with --legal-actions "
+                    "search agents fall back to a random legal move instead of forfeiting.")
             step = max(0, step - 2 ** (failures[step] - 1))
             self.pools = self.pools[:step]
         return self.pools[last]
