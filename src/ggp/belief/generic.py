@@ -377,7 +377,8 @@ class ParticleFilter:
     only the moves since the last decision are sampled)."""
 
     def __init__(self, model: WorldModel, player: int, *, particles: int = 64,
-                 retries: int = 4, max_backtracks: int = 200, max_steps: int = 10_000) -> None:
+                 retries: int = 4, max_backtracks: int = 200, max_steps: int = 10_000,
+                 repairs: int = 400) -> None:
         self.model = model
         self.ops = ops_for(model)
         self.player = player
@@ -385,6 +386,7 @@ class ParticleFilter:
         self.retries = retries
         self.max_backtracks = max_backtracks
         self.max_steps = max_steps
+        self.repairs = repairs
         self.keys: list[tuple[str, object]] = []  # (observation json, action) per stage
         self.pools: list[list[Weighted]] = []  # survivors at each of the player's decisions
 
@@ -423,6 +425,8 @@ class ParticleFilter:
                         "illegal in every state consistent with its observations")
             survivors = _stage(self.ops, pool, targets[step], self.player, rng,
                                self.particles, self.retries, self.max_steps, deadline)
+            if not survivors and step > 0:
+                survivors = self._repair(pool, history, targets, step, rng, deadline)
             if survivors:
                 self.pools.append(survivors)
                 step += 1
@@ -446,6 +450,125 @@ class ParticleFilter:
             step = max(0, step - 2 ** (failures[step] - 1))
             self.pools = self.pools[:step]
         return self.pools[last]
+
+
+    def _repair(self, pool: list[Weighted], history: ObsActionHistory,
+                targets: list[_Target], step: int, rng: random.Random,
+                deadline: float) -> list[Weighted]:
+        """Move a value the target needs to another place in a particle's past.
+
+        Typical failure: the player now sees a card (drawn, passed to it, played by an
+        opponent) that every particle dealt somewhere it cannot come from. A repair picks
+        a particle and a past chance move naming a value the target shows but the
+        particle's observation does not, then either swaps it with another past chance
+        move or replaces it by another outcome of its node; the changed history is
+        replayed and kept only if it still matches every earlier observation, and is
+        then extended to this decision as usual. Support stays exact (replay and the
+        final check); the distribution is biased towards repaired histories, as after
+        backtracking."""
+        survivors: list[Weighted] = []
+        ops, player = self.ops, self.player
+        target = targets[step]
+        chain: list | None = None  # the history being repaired and its mismatch
+        for _ in range(self.repairs):
+            if time.monotonic() > deadline or len(survivors) >= self.particles // 4:
+                break
+            if chain is None or rng.random() < 0.05:  # now and then start afresh
+                particle = rng.choice(pool)
+                chain = [list(particle.actions), math.inf]
+            actions = list(chain[0])
+            state = self.model.initial_state()
+            chance, slots = [], []
+            for i, action in enumerate(actions):
+                mover = ops.current_player(state)
+                if mover == CHANCE:
+                    chance.append((i, state))
+                    slots.append(None)
+                else:
+                    slots.append(ops.legal_actions(state).index(action)
+                                 if mover != player else None)
+                state = ops.apply(state, action)
+            seen: Counter = Counter()
+            for key, n in _token_counts(ops.observations(state)[player]).items():
+                if key[0] == "m":
+                    seen[key[2]] += n
+            needed = target.values - seen
+            named = [(i, s) for i, s in chance if any(needed[w] for w in _words(actions[i]))]
+            if not named or len(chance) < 2:
+                chain = None
+                continue
+            i, at_i = rng.choice(named)
+            if rng.random() < 0.5:
+                j = rng.choice([c for c, _ in chance if c != i])
+                actions[i], actions[j] = actions[j], actions[i]
+            else:
+                options = [a for a, p in ops.chance_outcomes(at_i) if p > 0 and a != actions[i]]
+                if not options:
+                    continue
+                actions[i] = rng.choice(options)
+            state = _replay_changed(ops, actions, slots, player, targets, step)
+            if state is None:
+                continue
+            if actions[-1] not in ops.legal_actions(state):
+                continue
+            moved_actions = list(actions)
+            moved = _extend(ops, ops.apply(state, actions[-1]), player, rng, target,
+                            self.max_steps, moved_actions)
+            if moved is None:
+                continue
+            seen_now = ops.observations(moved[0])[player]
+            if target.matches(seen_now):
+                survivors.append(Weighted(moved[0], moved[1], tuple(moved_actions)))
+                continue
+            # keep the change when the extension comes no further from the target
+            mismatch = sum((_token_counts(seen_now) - target.tokens).values())
+            if mismatch <= chain[1]:
+                chain = [actions, mismatch]
+        if not survivors:
+            return []
+        top = max(w.weight for w in survivors)
+        raw = [math.exp(w.weight - top) for w in survivors]
+        return [Weighted(w.state, r / sum(raw), w.actions) for w, r in zip(survivors, raw)]
+
+
+def _replay_changed(ops, actions: list, slots: list, player: int, targets: list[_Target],
+                    step: int) -> State | None:
+    """Replay a changed history (in place) up to just before its last action, the
+    player's recorded action at its decision point ``step - 1``. A chance outcome must
+    still be legal; another player's move that no longer is becomes the move at the same
+    place in its legal list (``slots``: the discard from the same slot); the player's
+    observations must match ``targets``. None when the history cannot be kept."""
+    state = ops.model.initial_state()
+    decision = 0
+    for i in range(len(actions) - 1):
+        mover = ops.current_player(state)
+        if mover == player:
+            if decision >= step or not targets[decision].matches(
+                    ops.observations(state)[player]):
+                return None
+            decision += 1
+        elif mover == CHANCE:
+            if actions[i] not in ops.legal_actions(state):
+                return None
+        elif mover == TERMINAL:
+            return None
+        else:
+            legal = ops.legal_actions(state)
+            if actions[i] not in legal:
+                if slots[i] is None or slots[i] >= len(legal):
+                    return None
+                actions[i] = legal[slots[i]]
+        state = ops.apply(state, actions[i])
+    if ops.current_player(state) != player or decision != step - 1 or \
+            not targets[decision].matches(ops.observations(state)[player]):
+        return None
+    return state
+
+
+def _token_counts(value) -> Counter:
+    out: Counter = Counter()
+    _tokens(value, "", "", out)
+    return out
 
 
 def particle_filter(
