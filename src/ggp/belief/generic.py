@@ -207,10 +207,12 @@ def _choose(rng: random.Random, scores: list[float], total: float) -> int:
 
 
 def _extend(ops, state: State, player: int, rng: random.Random, target: _Target,
-            max_steps: int, moves: list) -> tuple[State, float] | None:
+            max_steps: int, moves: list, memo: dict | None = None) -> tuple[State, float] | None:
     """Move ``state`` to the player's next decision point with the guided proposal,
     appending the moves to ``moves``. Returns the state and the log of its importance
-    weight, or None (game over first)."""
+    weight, or None (game over first). ``memo`` (one per stage) keeps the scores of
+    nodes with many moves that several particles pass through (a first deal that every
+    particle starts from): the proposal there is then the same for all of them."""
     log_weight = 0.0
     scorer: _Scorer | None = None  # reused while the player's observation is unchanged
     for _ in range(max_steps):
@@ -228,46 +230,52 @@ def _extend(ops, state: State, player: int, rng: random.Random, target: _Target,
             moves.append(branches[0][0])
             state = ops.apply(state, branches[0][0])
             continue
-        seen = ops.observations(state)[player]
-        if scorer is None or seen != scorer.observation:
-            scorer = _Scorer(target, seen)
-        # Probe the first and the last move: if the player sees no difference between
-        # them, treat the node as hidden from it (an opponent's card being dealt) and
-        # score every move by its words alone. Otherwise apply the moves whose words name
-        # a value the player must still see (the candidate cards of its own deal) and
-        # give every other move the penalty of a probed one, or apply all when most moves
-        # are candidates. Either way q is a fixed, positive distribution given the
-        # probes, so the weight p/q below stays exact.
-        n = len(branches)
-        successors: dict[int, State] = {}
-        views: dict[int, object] = {}
-
-        def view(i: int):
-            if i not in views:
-                if i not in successors:
-                    successors[i] = ops.apply(state, branches[i][0])
-                views[i] = _settled(ops, successors[i], player)
-            return views[i]
-
-        if view(0) == view(n - 1):
-            penalties = _hidden_penalties(ops, state, player, branches, successors, scorer,
-                                          rng)
+        key = canonical_json(state) if memo is not None and len(branches) > 16 else None
+        if key is not None and key in memo:
+            penalties, successors = memo[key]
         else:
-            named = [i for i, (a, _) in enumerate(branches) if scorer.names_needed(a)]
-            # Applying only the moves that name a needed value pays off at chance nodes
-            # with many outcomes (a deck to deal from); a player's moves are all scored.
-            if mover == CHANCE and n > 8 and 2 * len(named) < n:
-                probed = set(named) | {0, n - 1}
-                if all(i in named for i in (0, n - 1)):
-                    probed.add(rng.choice([i for i in range(n) if i not in probed]))
+            seen = ops.observations(state)[player]
+            if scorer is None or seen != scorer.observation:
+                scorer = _Scorer(target, seen)
+            # Probe the first and the last move: if the player sees no difference between
+            # them, treat the node as hidden from it (an opponent's card being dealt) and
+            # score every move by its words alone. Otherwise apply the moves whose words name
+            # a value the player must still see (the candidate cards of its own deal) and
+            # give every other move the penalty of a probed one, or apply all when most moves
+            # are candidates. Either way q is a fixed, positive distribution given the
+            # probes, so the weight p/q below stays exact.
+            n = len(branches)
+            successors: dict[int, State] = {}
+            views: dict[int, object] = {}
+
+            def view(i: int):
+                if i not in views:
+                    if i not in successors:
+                        successors[i] = ops.apply(state, branches[i][0])
+                    views[i] = _settled(ops, successors[i], player)
+                return views[i]
+
+            if view(0) == view(n - 1):
+                penalties = _hidden_penalties(ops, state, player, branches, successors, scorer,
+                                              rng)
             else:
-                probed = set(range(n))
-            scored = {i: scorer.penalty(branches[i][0], view(i)) for i in probed}
-            # moves that name nothing the player must still see get the worst penalty
-            # of the probed ones among them: a probe that happens to match by accident
-            # must not lift thirty wrong cards to the level of the right one
-            rest = max((pen for i, pen in scored.items() if i not in named), default=0)
-            penalties = [scored.get(i, rest) for i in range(n)]
+                named = [i for i, (a, _) in enumerate(branches) if scorer.names_needed(a)]
+                # Applying only the moves that name a needed value pays off at chance nodes
+                # with many outcomes (a deck to deal from); a player's moves are all scored.
+                if mover == CHANCE and n > 8 and 2 * len(named) < n:
+                    probed = set(named) | {0, n - 1}
+                    if all(i in named for i in (0, n - 1)):
+                        probed.add(rng.choice([i for i in range(n) if i not in probed]))
+                else:
+                    probed = set(range(n))
+                scored = {i: scorer.penalty(branches[i][0], view(i)) for i in probed}
+                # moves that name nothing the player must still see get the worst penalty
+                # of the probed ones among them: a probe that happens to match by accident
+                # must not lift thirty wrong cards to the level of the right one
+                rest = max((pen for i, pen in scored.items() if i not in named), default=0)
+                penalties = [scored.get(i, rest) for i in range(n)]
+            if key is not None:
+                memo[key] = penalties, successors
         best = min(penalties)
         scores = [p * BETA ** (pen - best) for (_, p), pen in zip(branches, penalties)]
         total = sum(scores)
@@ -352,11 +360,12 @@ def _stage(ops, pool: list[Weighted], target: _Target, player: int, rng: random.
     keep those whose observation there is the target; weights normalized."""
     survivors: list[tuple[State, float, tuple]] = []
     weights = [w.weight for w in pool]
+    memo: dict = {}
     for _ in range(retries):
         for _ in range(particles):
             start = rng.choices(pool, weights=weights)[0] if len(pool) > 1 else pool[0]
             moves = list(start.actions)
-            moved = _extend(ops, start.state, player, rng, target, max_steps, moves)
+            moved = _extend(ops, start.state, player, rng, target, max_steps, moves, memo)
             if moved is not None and target.matches(ops.observations(moved[0])[player]):
                 survivors.append((*moved, tuple(moves)))
             if time.monotonic() > deadline:
