@@ -142,16 +142,26 @@ def _diff(old, new, pos: str, multi: str, out: Counter) -> None:
 class _Scorer:
     """Penalties of the moves at one node, relative to the player's observation there."""
 
-    def __init__(self, target: _Target, observation) -> None:
+    def __init__(self, target: _Target, observation, previous: _Scorer | None = None) -> None:
         self.target = target
         self.observation = observation
-        self.counts: Counter = Counter()
-        _tokens(observation, "", "", self.counts)
-        shown: Counter = Counter()
-        for key, n in self.counts.items():
-            if key[0] == "m":
-                shown[key[2]] += n
-        self.needed = target.values - shown
+        if previous is None:
+            self.counts: Counter = Counter()
+            _tokens(observation, "", "", self.counts)
+            self.shown: Counter = Counter()
+            for key, n in self.counts.items():
+                if key[0] == "m":
+                    self.shown[key[2]] += n
+        else:  # the previous node's counts updated by what changed (a long log is not
+            # flattened again at every node)
+            delta = _delta(previous.observation, observation)
+            self.counts = previous.counts.copy()
+            self.counts.update(delta)
+            self.shown = previous.shown.copy()
+            for key, n in delta.items():
+                if key[0] == "m":
+                    self.shown[key[2]] += n
+        self.needed = target.values - self.shown
 
     def penalty(self, action, observation) -> int:
         """Tokens the move adds that the target lacks, minus those it removes that the
@@ -236,7 +246,7 @@ def _extend(ops, state: State, player: int, rng: random.Random, target: _Target,
         else:
             seen = ops.observations(state)[player]
             if scorer is None or seen != scorer.observation:
-                scorer = _Scorer(target, seen)
+                scorer = _Scorer(target, seen, scorer)
             # Probe the first and the last move: if the player sees no difference between
             # them, treat the node as hidden from it (an opponent's card being dealt) and
             # score every move by its words alone. Otherwise apply the moves whose words name
