@@ -217,7 +217,8 @@ def _choose(rng: random.Random, scores: list[float], total: float) -> int:
 
 
 def _extend(ops, state: State, player: int, rng: random.Random, target: _Target,
-            max_steps: int, moves: list, memo: dict | None = None) -> tuple[State, float] | None:
+            max_steps: int, moves: list, memo: dict | None = None,
+            avoid: bool = True) -> tuple[State, float] | None:
     """Move ``state`` to the player's next decision point with the guided proposal,
     appending the moves to ``moves``. Returns the state and the log of its importance
     weight, or None (game over first). ``memo`` (one per stage) keeps the scores of
@@ -267,7 +268,7 @@ def _extend(ops, state: State, player: int, rng: random.Random, target: _Target,
 
             if view(0) == view(n - 1):
                 penalties = _hidden_penalties(ops, state, player, branches, successors, scorer,
-                                              rng)
+                                              rng, avoid)
             else:
                 named = [i for i, (a, _) in enumerate(branches) if scorer.names_needed(a)]
                 # Applying only the moves that name a needed value pays off at chance nodes
@@ -328,14 +329,16 @@ def _look(ops, state: State, player: int, seen) -> object:
 
 
 def _hidden_penalties(ops, state: State, player: int, branches, successors, scorer,
-                      rng: random.Random) -> list[int]:
+                      rng: random.Random, avoid: bool) -> list[int]:
     """Penalties at a node whose moves look alike to the player right now.
 
     A move naming a value the player must still see either shows it a little later (a
     card an opponent draws appears in the public log once it plays) or hides it for good
     (a card dealt to an opponent). One named move is followed for a few moves to tell
     which: if its value shows up, every named move is followed and scored on what the
-    player sees then; if not, named moves are penalized as taking a value away."""
+    player sees then; if not, named moves are penalized as taking a value away when
+    ``avoid`` is set (right for a hand dealt face down to others, wrong for a pile the
+    player draws from later, so stages alternate both settings)."""
     named = [i for i, (a, _) in enumerate(branches) if scorer.names_needed(a)]
     if not named:
         return [0] * len(branches)
@@ -355,6 +358,8 @@ def _hidden_penalties(ops, state: State, player: int, branches, successors, scor
         rest = 0 if other is None else scorer.penalty(
             branches[other][0], _look(ops, successors[other], player, scorer.observation))
         return [scored.get(i, rest) for i in range(len(branches))]
+    if not avoid:
+        return [0] * len(branches)
     return [scorer.stolen(a) for a, _ in branches]
 
 
@@ -370,12 +375,16 @@ def _stage(ops, pool: list[Weighted], target: _Target, player: int, rng: random.
     keep those whose observation there is the target; weights normalized."""
     survivors: list[tuple[State, float, tuple]] = []
     weights = [w.weight for w in pool]
-    memo: dict = {}
-    for _ in range(retries):
+    memos: dict[bool, dict] = {True: {}, False: {}}
+    for round_ in range(retries):
+        # Rounds alternate whether hidden moves avoid values the player must still see:
+        # each particle's weight uses its own proposal, so mixing them stays exact.
+        avoid = round_ % 2 == 0
         for _ in range(particles):
             start = rng.choices(pool, weights=weights)[0] if len(pool) > 1 else pool[0]
             moves = list(start.actions)
-            moved = _extend(ops, start.state, player, rng, target, max_steps, moves, memo)
+            moved = _extend(ops, start.state, player, rng, target, max_steps, moves,
+                            memos[avoid], avoid)
             if moved is not None and target.matches(ops.observations(moved[0])[player]):
                 survivors.append((*moved, tuple(moves)))
             if time.monotonic() > deadline:
@@ -456,7 +465,9 @@ class ParticleFilter:
             # each repeated failure here.
             failures[step] += 1
             backtracks += 1
-            if step == 0 or backtracks > self.max_backtracks or time.monotonic() > deadline:
+            if step == 0 and time.monotonic() < deadline:
+                continue  # nothing to backtrack to: draw the first stage again
+            if backtracks > self.max_backtracks or time.monotonic() > deadline:
                 self.pools = self.pools[:0]
                 raise BeliefError(
                     f"{self.model.name}: the generic belief sampler found no history "
