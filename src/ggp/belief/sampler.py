@@ -11,7 +11,8 @@ filter) do their work once rather than for every simulation.
                validated by replay, up to 10 tries (:mod:`ggp.belief.replay`)
 ``exact``      the whole information set with exact posterior weights
                (:mod:`ggp.belief.exact`; small games only)
-``generic``    a particle filter needing only the world model (:mod:`ggp.belief.generic`)
+``generic``    exact enumeration when it fits a node budget, else a guided particle
+               filter needing only the world model (:mod:`ggp.belief.generic`)
 ``auto``       perfect if the game has perfect information, else model if the model
                has an inference function, else generic
 =============  ======================================================================
