@@ -309,7 +309,9 @@ def _settled(ops, state: State, player: int):
     concerns has moved (a drawn card shown in passing, then logged under that turn)."""
     mover = ops.current_player(state)
     if mover not in (player, CHANCE, TERMINAL):
-        state = ops.apply(state, ops.legal_actions(state)[0])
+        legal = ops.legal_actions(state)
+        if legal:  # a model without moves here fails where the move is really drawn
+            state = ops.apply(state, legal[0])
     return ops.observations(state)[player]
 
 
@@ -319,9 +321,10 @@ def _look(ops, state: State, player: int, seen) -> object:
     proposal it shapes stays a fixed distribution)."""
     for _ in range(LOOKAHEAD):
         mover = ops.current_player(state)
-        if mover == TERMINAL or mover == player:
+        legal = ops.legal_actions(state)
+        if mover == TERMINAL or mover == player or not legal:
             break
-        state = ops.apply(state, ops.legal_actions(state)[0])
+        state = ops.apply(state, legal[0])
         now = ops.observations(state)[player]
         if now != seen:
             return now
