@@ -277,6 +277,11 @@ def _extend(ops, state: State, player: int, rng: random.Random, target: _Target,
                     probed = set(named) | {0, n - 1}
                     if all(i in named for i in (0, n - 1)):
                         probed.add(rng.choice([i for i in range(n) if i not in probed]))
+                elif n > MAX_SCORED:
+                    # thousands of outcomes (every deal of a bargaining game at once):
+                    # score a random sample of them, the others get the worst score seen
+                    probed = set(rng.sample(range(n), MAX_SCORED))
+                    named = []
                 else:
                     probed = set(range(n))
                 scored = {i: scorer.penalty(branches[i][0], view(i)) for i in probed}
@@ -298,6 +303,9 @@ def _extend(ops, state: State, player: int, rng: random.Random, target: _Target,
             ops.apply(state, branches[index][0])
     return None
 
+
+MAX_SCORED = 256
+"""At most this many moves of one node are applied and scored (a random sample)."""
 
 LOOKAHEAD = 4
 """Moves played after a hidden move to see whether its value shows up later."""

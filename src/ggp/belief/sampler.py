@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
@@ -126,10 +127,12 @@ class GenericSampler(BeliefSampler):
     name = "generic"
 
     def __init__(self, model: WorldModel, particles: int = 32, exact_nodes: int = 20_000,
-                 time_limit: float = 10.0) -> None:
+                 time_limit: float = 10.0, exact_seconds: float = 0.5) -> None:
         super().__init__(model)
         self.particles = particles
         self.exact_nodes = exact_nodes
+        self.exact_seconds = exact_seconds
+        self._exact_budget: int | None = None
         self.time_limit = time_limit
         self._filters: dict[int, ParticleFilter] = {}
         self._too_big: set[int] = set()
@@ -141,7 +144,7 @@ class GenericSampler(BeliefSampler):
         if player not in self._too_big and self.exact_nodes > 0:
             try:
                 found = information_set(self.model, history, player,
-                                        max_nodes=self.exact_nodes)
+                                        max_nodes=self._node_budget())
                 weighted = [(w.state, w.probability) for w in found]
                 self._last_actions = [w.actions for w in found]
             except BeliefTooLarge:
@@ -158,6 +161,21 @@ class GenericSampler(BeliefSampler):
         states = [s for s, _ in weighted]
         cumulative = list(itertools.accumulate(w for _, w in weighted))
         return Belief(lambda r: r.choices(states, cum_weights=cumulative)[0], pooled=True)
+
+    def _node_budget(self) -> int:
+        """``exact_nodes``, or fewer for a model whose moves are slow to apply, so that a
+        failed enumeration costs at most about ``exact_seconds`` (bargaining applies a
+        move in milliseconds: 20,000 of them would take a minute)."""
+        if self._exact_budget is None:
+            state = self.model.initial_state()
+            moves = self.model.legal_actions(state)[:20]
+            started = time.perf_counter()
+            for action in moves:
+                self.model.apply(state, action)
+            per_move = (time.perf_counter() - started) / max(1, len(moves))
+            self._exact_budget = int(min(self.exact_nodes,
+                                         self.exact_seconds / max(per_move, 1e-7)))
+        return self._exact_budget
 
     def last_particles(self) -> list[tuple[State, tuple]]:
         """The last belief's states with the action histories they were reached by."""
