@@ -1,4 +1,4 @@
-"""The uniformly random agent."""
+"""The uniformly random agent: seed 000's "random legal action executor"."""
 
 from __future__ import annotations
 
@@ -12,19 +12,25 @@ from ggp.core.protocol import Action, ObsActionHistory
 class RandomAgent(Agent):
     """Plays a uniformly random legal action.
 
-    It is not told the legal actions, so it finds them in a state sampled from its own
-    history with its model's belief (any consistent state has the same legal actions
-    when the game gives players perfect recall of their options).
+    The referee hands it the legal actions before every move (``takes_legal_actions``),
+    so it never needs a belief and cannot forfeit on a valid game. Only where nothing
+    hands them over (a sandboxed worker, the GGP HTTP player) does it find them in a state
+    sampled from its own history with its model's belief (any consistent state has the
+    same legal actions when the game gives players perfect recall of their options).
     """
 
     name = "random"
+    takes_legal_actions = True
 
     def __init__(self, model: WorldModel) -> None:
         self.model = model
 
     def act(self, history: ObsActionHistory) -> Action:
-        state = sample_state(self.model, history, self.info.seat, self.rng)
-        return self.rng.choice(self.model.legal_actions(state))
+        legal, self.offered_actions = self.offered_actions, None
+        if not legal:
+            state = sample_state(self.model, history, self.info.seat, self.rng)
+            legal = self.model.legal_actions(state)
+        return self.rng.choice(legal)
 
 
 @register_agent("random")

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from ggp.agents import register_agent
 from ggp.agents.base import Agent, MatchInfo
 from ggp.belief.sampler import make_sampler
-from ggp.core.errors import GGPError
+from ggp.core.errors import BeliefError, GGPError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory, State
 from ggp.search.cfr import CFRPlusSolver, info_key
@@ -101,7 +101,7 @@ class ISMCTSAgent(Agent):
                              uct_c=self.uct_c, rng=self.rng, **self.budget)
 
     def act(self, history: ObsActionHistory) -> Action:
-        return self.search.best_action(history, self.info.seat)
+        return _search_or_fall_back(self, history)
 
 
 class PIMCAgent(Agent):
@@ -121,7 +121,22 @@ class PIMCAgent(Agent):
                            determinizations=self.determinizations, rng=self.rng, **self.budget)
 
     def act(self, history: ObsActionHistory) -> Action:
-        return self.search.best_action(history, self.info.seat)
+        return _search_or_fall_back(self, history)
+
+
+def _search_or_fall_back(agent, history: ObsActionHistory) -> Action:
+    """The search's action; when no belief can be formed (:class:`BeliefError`) and the
+    referee handed over the legal actions (``--legal-actions``), a uniformly random one
+    of them instead of a forfeit. Without legal actions the error stands: the agent has
+    no way to know a legal move, and the match records the forfeit with its message."""
+    offered, agent.offered_actions = agent.offered_actions, None
+    try:
+        return agent.search.best_action(history, agent.info.seat)
+    except BeliefError:
+        if offered:
+            agent.belief_fallbacks = getattr(agent, "belief_fallbacks", 0) + 1
+            return agent.rng.choice(offered)
+        raise
 
 
 _SOLVED: dict[tuple, Callable[[ObsActionHistory, int], dict[Action, float]]] = {}

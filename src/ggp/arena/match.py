@@ -4,6 +4,12 @@ The runner owns the true state: it samples chance moves, shows each agent only i
 action-observation history, checks every answer against the legal actions and records the
 full trajectory (every step, every player's observation-action history, move times).
 
+Legal actions are hidden from agents by default (seed 000's protocol: an illegal move by
+a model-based agent is a forfeit that measures its model). ``legal_actions=True`` hands
+every agent the true state's legal actions before each move (the OpenSpiel and PettingZoo
+convention); agents that ``take_legal_actions`` (the ``random`` baseline) get them
+either way.
+
 An agent forfeits, and the match ends at once, when it fails to produce a legal action:
 
 * ``illegal`` — it answered with an action that is not legal in the true state;
@@ -103,12 +109,14 @@ def play_match(
     record_states: bool = True,
     move_seconds: float | None = None,
     on_step: Callable[[dict[str, Any]], None] | None = None,
+    legal_actions: bool = False,
 ) -> MatchResult:
     """Play ``agents`` (one per seat) against each other on ``model``.
 
     ``seed`` fixes the chance moves and each agent's seed (``seed * 1000 + seat``), so a
     match between deterministic-given-seed agents is reproducible. ``move_seconds``, when
-    given, is the time an agent may take per move (see the module docstring). Exceptions
+    given, is the time an agent may take per move (see the module docstring).
+    ``legal_actions`` shows every agent its legal actions (see the module docstring). Exceptions
     an agent raises in ``end`` are ignored: the result is already decided.
     """
     rng = random.Random(seed)
@@ -119,7 +127,7 @@ def play_match(
     times: list[list[float]] = [[] for _ in range(n)]
     steps: list[dict[str, Any]] = []
     returns = [0.0] * n
-    forfeit = _start_all(model, agents, seed)
+    forfeit = _start_all(model, agents, seed, legal_actions)
     state = model.initial_state()
     for _ in range(max_steps):
         if forfeit:
@@ -131,7 +139,7 @@ def play_match(
             action = model.sample_chance(state, rng)
         else:
             action, forfeit = _ask(model, agents[player], player, state, histories[player],
-                                   times[player], move_seconds)
+                                   times[player], move_seconds, legal_actions)
             if forfeit:
                 break
         step = {"player": player, "action": action}
@@ -155,12 +163,14 @@ def play_match(
                        times, histories)
 
 
-def _start_all(model: WorldModel, agents: Sequence[Agent], seed: int) -> Forfeit | None:
+def _start_all(model: WorldModel, agents: Sequence[Agent], seed: int,
+               legal_actions: bool) -> Forfeit | None:
     """Tell every agent the match starts; the first one that fails forfeits."""
     n = model.num_players
     for seat, agent in enumerate(agents):
         try:
-            agent.start(MatchInfo(model.name, seat, n, seed * 1000 + seat, model.rules))
+            agent.start(MatchInfo(model.name, seat, n, seed * 1000 + seat, model.rules,
+                                  legal_actions=legal_actions))
         except Exception as exc:  # noqa: BLE001 - any agent failure is a forfeit
             return Forfeit(seat, *_failure_reason(exc))
     return None
@@ -180,13 +190,17 @@ def _ask(
     history: ObsActionHistory,
     times: list[float],
     move_seconds: float | None,
+    legal_actions: bool,
 ) -> tuple[Action | None, Forfeit | None]:
     history.append((model.observation(state, player), None))
     observe = getattr(agent, "observe_true_state", None)
     if observe is not None:  # only cheating baselines (e.g. "clairvoyant") define this hook
         observe(state)
+    legal = model.legal_actions(state)
     started = time.perf_counter()
     try:
+        if legal_actions or agent.takes_legal_actions:
+            agent.observe_legal_actions(list(legal))
         action = agent.act(list(history))
     except Exception as exc:  # noqa: BLE001 - any agent failure is a forfeit
         return None, Forfeit(player, *_failure_reason(exc))
@@ -195,7 +209,7 @@ def _ask(
     if move_seconds is not None and times[-1] > move_seconds:
         return None, Forfeit(player, "timeout",
                              f"took {times[-1]:.3f} s, the limit is {move_seconds:g} s")
-    if not isinstance(action, str) or action not in model.legal_actions(state):
+    if not isinstance(action, str) or action not in legal:
         return None, Forfeit(player, "illegal", f"{repr(action)[:200]} is not legal")
     history[-1] = (history[-1][0], action)
     return action, None

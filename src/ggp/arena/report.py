@@ -72,6 +72,11 @@ def markdown(config: dict[str, Any], games: dict[str, Any], cells: list[Cell],
         f"- opponents: {', '.join(config['opponents']) or 'round robin among the agents'}",
         f"- matches per pairing and seat: {config['matches']} (seed {config['seed']}); "
         f"finished: {len(records)}" + (f", failed games: {errors}" if errors else ""),
+        "- protocol: " + ("every agent was shown its legal actions before each move "
+                          "(OpenSpiel/PettingZoo convention)"
+                          if config.get("legal_actions") else
+                          "agents were not shown legal actions (seed 000; only the random "
+                          "baseline takes them from the referee)"),
         "- a forfeit (illegal action, exception, timeout, crash, resource limit) is a loss "
         "for the forfeiting agent; P0/P1 is the seat of the row's agent", "",
     ]

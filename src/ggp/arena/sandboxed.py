@@ -61,6 +61,7 @@ class SandboxedAgent(Agent):
         self.limits = limits
         self.worker: Worker | None = None
         self.clairvoyant = False
+        self.takes_legal_actions = False
         self._state: State | None = None
 
     def start(self, info: MatchInfo) -> None:
@@ -83,6 +84,9 @@ class SandboxedAgent(Agent):
             self.worker, _ = POOL.take("ggp.arena.sandboxed", init, fresh=True, **options)
             self.name = self.worker.call("name", timeout=self.start_seconds)
         self.clairvoyant = self.worker.call("clairvoyant", timeout=self.start_seconds)
+        self.takes_legal_actions = self.worker.call("takes_legal_actions",
+                                                    timeout=self.start_seconds)
+        self.offered_actions = None
         self.worker.call("start", {"info": asdict(info)}, timeout=self.start_seconds)
 
     def act(self, history: ObsActionHistory) -> Action:
@@ -90,7 +94,10 @@ class SandboxedAgent(Agent):
             # A cheating baseline sees the true state; only such agents are sent it.
             self.worker.call("observe_true_state", {"state": self._state},
                              timeout=self.move_seconds)
-        return self.worker.call("act", {"history": history}, timeout=self.move_seconds)
+        # legal actions the referee handed over travel with the move request
+        offered, self.offered_actions = self.offered_actions, None
+        return self.worker.call("act", {"history": history, "legal": offered},
+                                timeout=self.move_seconds)
 
     def observe_true_state(self, state: State) -> None:
         """Kept until :meth:`act`, which forwards it if the agent in the worker wants it."""
@@ -149,6 +156,9 @@ class _Handler:
     def clairvoyant(self) -> bool:
         return callable(getattr(self.agent, "observe_true_state", None))
 
+    def takes_legal_actions(self) -> bool:
+        return bool(self.agent.takes_legal_actions)
+
     def observe_true_state(self, state: dict[str, Any]) -> None:
         self.agent.observe_true_state(state)
 
@@ -162,7 +172,9 @@ class _Handler:
         seed_global_generators(info["seed"])
         self.agent.start(MatchInfo(**info))
 
-    def act(self, history: list) -> Any:
+    def act(self, history: list, legal: list | None = None) -> Any:
+        if legal is not None:
+            self.agent.observe_legal_actions(legal)
         return self.agent.act([(obs, action) for obs, action in history])
 
     def end(self, history: list, returns: list[float]) -> None:

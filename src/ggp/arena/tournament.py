@@ -53,6 +53,9 @@ class TournamentConfig:
         network: True gives sandboxed agent workers the network (their box has none
             otherwise).
         max_steps: a match longer than this is an error of the game, not of an agent.
+        legal_actions: show every agent its legal actions before each move (the OpenSpiel
+            and PettingZoo convention); False keeps seed 000's protocol, where agents
+            other than the ``random`` baseline are not told them.
     """
 
     games: tuple[str, ...]
@@ -65,6 +68,7 @@ class TournamentConfig:
     memory_mb: int = AGENT_LIMITS.memory_mb
     network: bool = False
     max_steps: int = 100_000
+    legal_actions: bool = False
 
     def __post_init__(self) -> None:
         for name in ("games", "agents", "opponents"):  # tuples, duplicates dropped
@@ -104,6 +108,7 @@ class MatchTask:
     network: bool
     max_steps: int
     trajectory: bool = True
+    legal_actions: bool = False
 
 
 def match_seed(tournament_seed: int, key: str) -> int:
@@ -141,7 +146,7 @@ def schedule(config: TournamentConfig, num_players: dict[str, int],
                         sandboxed=tuple(_needs_worker(config, s) for s in seats),
                         move_seconds=config.move_seconds, memory_mb=config.memory_mb,
                         network=config.network, max_steps=config.max_steps,
-                        trajectory=trajectories,
+                        trajectory=trajectories, legal_actions=config.legal_actions,
                     ))
     return tasks
 
@@ -218,7 +223,7 @@ def run_match_task(task: MatchTask) -> tuple[dict[str, Any], dict[str, Any] | No
         model = load_model(task.game)
         agents = _make_agents(task, model)
         result = play_match(model, agents, seed=task.seed, max_steps=task.max_steps,
-                            move_seconds=task.move_seconds)
+                            move_seconds=task.move_seconds, legal_actions=task.legal_actions)
         record.update(
             returns=result.returns,
             forfeit=None if result.forfeit is None else asdict(result.forfeit),

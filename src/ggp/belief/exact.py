@@ -29,6 +29,10 @@ OpponentModel = Callable[[State, int, list[Action]], list[float]]
 """``policy(state, player, legal_actions) -> probabilities`` (one per legal action)."""
 
 
+class BeliefTooLarge(BeliefError):
+    """The information set needs more than ``max_nodes`` states to enumerate."""
+
+
 def uniform_opponent(state: State, player: int, legal: list[Action]) -> list[float]:
     """The default opponent model: every legal action equally likely."""
     return [1.0 / len(legal)] * len(legal)
@@ -68,10 +72,7 @@ def information_set(
         state, actions, prob, step = stack.pop()
         expanded += 1
         if expanded > max_nodes:
-            raise BeliefError(
-                f"the information set needs more than {max_nodes} states: too large for "
-                "exact enumeration (use the generic or the model's sampler)"
-            )
+            raise _too_large(max_nodes)
         mover = model.current_player(state)
         if mover == TERMINAL:
             continue
@@ -90,6 +91,10 @@ def information_set(
         else:
             legal = model.legal_actions(state)
             branches = list(zip(legal, opponent_model(state, mover, legal)))
+        # every state pushed is expanded later: give up before building more states than
+        # the budget allows (a first deal of thousands of outcomes costs seconds to build)
+        if expanded + len(stack) + len(branches) > max_nodes:
+            raise _too_large(max_nodes)
         for action, p in branches:
             if p > 0:
                 stack.append((model.apply(state, action), actions + (action,), prob * p, step))
@@ -97,6 +102,12 @@ def information_set(
         raise BeliefError("no history of the game is consistent with the player's observations")
     total = sum(w.probability for w in found)
     return [WeightedHistory(w.actions, w.state, w.probability / total) for w in found]
+
+
+def _too_large(max_nodes: int) -> BeliefTooLarge:
+    return BeliefTooLarge(
+        f"the information set needs more than {max_nodes} states: too large for exact "
+        "enumeration (use the generic or the model's sampler)")
 
 
 def state_distribution(weighted: list[WeightedHistory]) -> dict[str, float]:

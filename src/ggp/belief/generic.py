@@ -1,42 +1,615 @@
 """A belief sampler that needs nothing but the world model.
 
-It is a particle filter over *histories*: particles start at the initial state and are
-moved forward with chance moves drawn by their probabilities and other players' moves
-drawn uniformly from their legal actions (the same opponent model as
-:mod:`ggp.belief.exact`). At each of the player's decision points a particle survives only
-if the player's observation there equals the recorded one; survivors then take the
-player's recorded action, and the next stage draws its particles from them at random.
+It is a sequential importance sampler (a particle filter with a guided proposal) over
+*histories*, with one stage per decision point of the player:
+
+1. **Guided moves.** Particles move forward from the previous stage's survivors to the
+   player's next decision point. At every chance node and every other player's move the
+   sampler tries *each* outcome, looks at the player's observation in the successor, and
+   scores it against the observation the player will record next (the *target*), both
+   flattened into leaf tokens (key path with list positions dropped, leaf value):
+
+   * ``bad``: tokens of the successor's observation that the target does not contain (a
+     card dealt into the player's hand that its hand does not hold);
+   * ``stolen``: words of the action itself (``"Deal KH"`` -> ``Deal``, ``KH``) that name a
+     value the target shows but the player's observation does not yet, when the action
+     does not make that value appear for the player (a card it must receive dealt to
+     someone else).
+
+   The proposal is ``q(a) ∝ p(a) · beta^(penalty(a) - min penalty)`` with ``p`` the
+   chance odds (other players: uniform over their legal actions) and ``beta`` small, so
+   observations that random dealing would almost never produce (a 13-card hand) are hit
+   at once. Nothing is forbidden: every outcome keeps a positive probability.
+2. **Importance weights.** Each move multiplies the particle's weight by ``p(a)/q(a)``;
+   at the decision point a particle survives only if the player's observation equals the
+   recorded one (a 0/1 likelihood). Survivors are resampled in proportion to their
+   weights, take the player's recorded action, and seed the next stage.
+3. **Backtracking.** When every particle of a stage dies, earlier stages are redrawn
+   (1, 2, 4, ... stages back on repeated failures) before giving up.
 
 Guarantees and limits:
 
 * **Support:** every state returned is exactly consistent: replaying its history gives
   the player's recorded observation at every one of its decision points and ends at its
-  current decision point.
-* **Distribution:** a bootstrap particle filter with a 0/1 likelihood. Within one stage,
-  survivors are distributed exactly as the posterior given the previous stage's
-  particles; over several stages the result converges to the exact posterior (uniform
-  opponent model) as ``particles`` grows, and is biased for small ``particles`` (a
-  history that needs an unlikely early move may be missed entirely).
-* **Collapse:** when a hidden move is only constrained by a *later* observation (ship
-  placements revealed by later hits), every particle of a stage may be ruled out. The
-  filter then backtracks: it redraws earlier stages (further back after each repeated
-  failure), which keeps the support exact but biases the distribution towards histories
-  that are easy to extend. As a last resort it uses whole-history rejection sampling
-  (:func:`rejection_sample`), exact under the same opponent model but slow when the
-  observations are unlikely under random play.
-* **Cost:** about ``particles / acceptance rate`` forward steps per stage; games whose
-  observations are hard to hit by random play (long hidden sequences) can exhaust both
-  methods and raise :class:`~ggp.core.errors.BeliefError`.
+  current decision point (checked on every particle, not assumed from the heuristic).
+* **Distribution:** the target is the exact posterior of :mod:`ggp.belief.exact`
+  (chance by its odds, other players uniform over their legal actions). The weighted
+  particles are a self-normalized importance-sampling estimate of it: consistent as
+  ``particles`` grows, biased for small pools (a history needing an unlikely early move
+  may be missed), and biased towards easy-to-extend histories after backtracking.
+  ``GenericSampler`` (``belief=generic``) enumerates the information set exactly instead
+  whenever that fits a node budget, so small games get the exact posterior.
+* **Cost:** every outcome of every node between two decisions is applied once per
+  particle (52 deals of Hearts: about 1,400 successor states per particle).
 """
 
 from __future__ import annotations
 
+import functools
+import math
 import random
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass
 
 from ggp.core.errors import BeliefError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, ObsActionHistory, State, canonical_json
 from ggp.search.ops import ops_for
+
+BETA = 0.02
+"""Proposal factor per penalty point: an outcome scoring one point worse than the best
+one is 50 times less likely to be proposed (its importance weight grows to match)."""
+
+
+@dataclass
+class Weighted:
+    """A particle: a state at one of the player's decision points and its normalized
+    importance weight within its pool."""
+
+    state: State
+    weight: float
+    actions: tuple = ()  # every move from the initial state (chance included)
+
+
+class _Target:
+    """The player's next recorded observation, flattened for scoring."""
+
+    def __init__(self, observation) -> None:
+        self.observation = observation
+        self.json = canonical_json(observation)
+        self.tokens: Counter = Counter()
+        _tokens(observation, "", "", self.tokens)
+        self.values = Counter(key[2] for key in self.tokens if key[0] == "m")
+
+    def matches(self, observation) -> bool:
+        return observation == self.observation or canonical_json(observation) == self.json
+
+
+def _leaf(value) -> str:
+    return str(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) \
+        else repr(value)
+
+
+def _tokens(value, pos: str, multi: str, out: Counter, sign: int = 1) -> None:
+    """Count the leaf tokens of a JSON value into ``out`` (``sign`` -1 uncounts them).
+
+    Each leaf gives two tokens: ``("p", path with list positions, leaf)``, so a card in
+    the wrong slot counts as wrong, and ``("m", path without list positions, leaf)``, so
+    a hand is also compared as a multiset, whatever its order or length."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _tokens(item, f"{pos}/{key}", f"{multi}/{key}", out, sign)
+    elif isinstance(value, (list, tuple)):
+        sub = multi + "/*"
+        for i, item in enumerate(value):
+            _tokens(item, f"{pos}/{i}", sub, out, sign)
+    else:
+        leaf = _leaf(value)
+        out[("p", pos, leaf)] += sign
+        out[("m", multi, leaf)] += sign
+
+
+def _diff(old, new, pos: str, multi: str, out: Counter) -> None:
+    """``out`` += tokens(new) - tokens(old), walking only the parts that differ."""
+    if old == new:
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in old.keys() | new.keys():
+            if key not in new:
+                _tokens(old[key], f"{pos}/{key}", f"{multi}/{key}", out, -1)
+            elif key not in old:
+                _tokens(new[key], f"{pos}/{key}", f"{multi}/{key}", out)
+            else:
+                _diff(old[key], new[key], f"{pos}/{key}", f"{multi}/{key}", out)
+    elif isinstance(old, list) and isinstance(new, list):
+        # position by position: a card inserted into a sorted hand shifts the positions
+        # after it, whose multiset tokens cancel out in ``out``
+        sub = multi + "/*"
+        for i in range(max(len(old), len(new))):
+            if i >= len(new):
+                _tokens(old[i], f"{pos}/{i}", sub, out, -1)
+            elif i >= len(old):
+                _tokens(new[i], f"{pos}/{i}", sub, out)
+            else:
+                _diff(old[i], new[i], f"{pos}/{i}", sub, out)
+    else:
+        _tokens(old, pos, multi, out, -1)
+        _tokens(new, pos, multi, out)
+
+
+class _Scorer:
+    """Penalties of the moves at one node, relative to the player's observation there."""
+
+    def __init__(self, target: _Target, observation, previous: _Scorer | None = None) -> None:
+        self.target = target
+        self.observation = observation
+        if previous is None:
+            self.counts: Counter = Counter()
+            _tokens(observation, "", "", self.counts)
+            self.shown: Counter = Counter()
+            for key, n in self.counts.items():
+                if key[0] == "m":
+                    self.shown[key[2]] += n
+        else:  # the previous node's counts updated by what changed (a long log is not
+            # flattened again at every node)
+            delta = _delta(previous.observation, observation)
+            self.counts = previous.counts.copy()
+            self.counts.update(delta)
+            self.shown = previous.shown.copy()
+            for key, n in delta.items():
+                if key[0] == "m":
+                    self.shown[key[2]] += n
+        self.needed = target.values - self.shown
+
+    def penalty(self, action, observation) -> int:
+        """Tokens the move adds that the target lacks, minus those it removes that the
+        target lacks, plus one per word of the action naming a value the player must
+        still see but does not see after the move."""
+        delta: Counter = Counter()
+        if observation is not self.observation:
+            _diff(self.observation, observation, "", "", delta)
+        target, counts = self.target.tokens, self.counts
+        penalty = 0
+        for key, change in delta.items():
+            before = counts[key] - target[key]
+            after = before + change
+            penalty += max(after, 0) - max(before, 0)
+        return penalty + self.stolen(action, delta)
+
+    def names_needed(self, action) -> bool:
+        return any(self.needed[word] for word in _words(str(action)))
+
+    def stolen(self, action, delta: Counter | None = None) -> int:
+        if not self.needed:
+            return 0
+        count = 0
+        for word in _words(str(action)):
+            if self.needed[word] and not _shows(delta, word):
+                count += 1
+        return count
+
+
+def _shows(delta: Counter | None, word: str) -> bool:
+    """Whether ``delta`` adds ``word`` as a leaf somewhere in the player's view."""
+    if not delta:
+        return False
+    return any(n > 0 and key[0] == "m" and key[2] == word for key, n in delta.items())
+
+
+_WORDS = re.compile(r"[^\s,;:()\[\]{}=|/'\"]+")
+
+
+@functools.lru_cache(maxsize=65536)
+def _words(action: str) -> tuple[str, ...]:
+    """The words of an action (``"Deal KH"`` -> ``("Deal", "KH")``)."""
+    return tuple(_WORDS.findall(action))
+
+
+def _choose(rng: random.Random, scores: list[float], total: float) -> int:
+    x = rng.random() * total
+    for i, s in enumerate(scores):
+        x -= s
+        if x < 0:
+            return i
+    return len(scores) - 1
+
+
+def _extend(ops, state: State, player: int, rng: random.Random, target: _Target,
+            max_steps: int, moves: list, memo: dict | None = None,
+            avoid: bool = True) -> tuple[State, float] | None:
+    """Move ``state`` to the player's next decision point with the guided proposal,
+    appending the moves to ``moves``. Returns the state and the log of its importance
+    weight, or None (game over first). ``memo`` (one per stage) keeps the scores of
+    nodes with many moves that several particles pass through (a first deal that every
+    particle starts from): the proposal there is then the same for all of them."""
+    log_weight = 0.0
+    scorer: _Scorer | None = None  # reused while the player's observation is unchanged
+    for _ in range(max_steps):
+        mover = ops.current_player(state)
+        if mover == player:
+            return state, log_weight
+        if mover == TERMINAL:
+            return None
+        if mover == CHANCE:
+            branches = [(a, p) for a, p in ops.chance_outcomes(state) if p > 0]
+        else:
+            legal = ops.legal_actions(state)
+            branches = [(a, 1.0 / len(legal)) for a in legal]
+        if len(branches) == 1:
+            moves.append(branches[0][0])
+            state = ops.apply(state, branches[0][0])
+            continue
+        key = canonical_json(state) if memo is not None and len(branches) > 16 else None
+        if key is not None and key in memo:
+            penalties, successors = memo[key]
+        else:
+            seen = ops.observations(state)[player]
+            if scorer is None or seen != scorer.observation:
+                scorer = _Scorer(target, seen, scorer)
+            # Probe the first and the last move: if the player sees no difference between
+            # them, treat the node as hidden from it (an opponent's card being dealt) and
+            # score every move by its words alone. Otherwise apply the moves whose words name
+            # a value the player must still see (the candidate cards of its own deal) and
+            # give every other move the penalty of a probed one, or apply all when most moves
+            # are candidates. Either way q is a fixed, positive distribution given the
+            # probes, so the weight p/q below stays exact.
+            n = len(branches)
+            successors: dict[int, State] = {}
+            views: dict[int, object] = {}
+
+            def view(i: int):
+                if i not in views:
+                    if i not in successors:
+                        successors[i] = ops.apply(state, branches[i][0])
+                    views[i] = _settled(ops, successors[i], player)
+                return views[i]
+
+            if view(0) == view(n - 1):
+                penalties = _hidden_penalties(ops, state, player, branches, successors, scorer,
+                                              rng, avoid)
+            else:
+                named = [i for i, (a, _) in enumerate(branches) if scorer.names_needed(a)]
+                # Applying only the moves that name a needed value pays off at chance nodes
+                # with many outcomes (a deck to deal from); a player's moves are all scored.
+                if mover == CHANCE and n > 8 and 2 * len(named) < n:
+                    probed = set(named) | {0, n - 1}
+                    if all(i in named for i in (0, n - 1)):
+                        probed.add(rng.choice([i for i in range(n) if i not in probed]))
+                elif n > MAX_SCORED:
+                    # thousands of outcomes (every deal of a bargaining game at once):
+                    # score a random sample of them, the others get the worst score seen
+                    probed = set(rng.sample(range(n), MAX_SCORED))
+                    named = []
+                else:
+                    probed = set(range(n))
+                scored = {i: scorer.penalty(branches[i][0], view(i)) for i in probed}
+                # moves that name nothing the player must still see get the worst penalty
+                # of the probed ones among them: a probe that happens to match by accident
+                # must not lift thirty wrong cards to the level of the right one
+                rest = max((pen for i, pen in scored.items() if i not in named), default=0)
+                penalties = [scored.get(i, rest) for i in range(n)]
+            if key is not None:
+                memo[key] = penalties, successors
+        best = min(penalties)
+        scores = [p * BETA ** (pen - best) for (_, p), pen in zip(branches, penalties)]
+        total = sum(scores)
+        index = _choose(rng, scores, total)
+        # p / q = p / (p f / total) = total / f, with f = beta^(penalty - best)
+        log_weight += math.log(total * branches[index][1] / scores[index])
+        moves.append(branches[index][0])
+        state = successors[index] if index in successors else \
+            ops.apply(state, branches[index][0])
+    return None
+
+
+MAX_SCORED = 256
+"""At most this many moves of one node are applied and scored (a random sample)."""
+
+LOOKAHEAD = 4
+"""Moves played after a hidden move to see whether its value shows up later."""
+
+
+def _settled(ops, state: State, player: int):
+    """The player's observation after ``state`` and, when another player moves next, its
+    first legal move: what a chance move shows is often only settled once the player it
+    concerns has moved (a drawn card shown in passing, then logged under that turn)."""
+    mover = ops.current_player(state)
+    if mover not in (player, CHANCE, TERMINAL):
+        legal = ops.legal_actions(state)
+        if legal:  # a model without moves here fails where the move is really drawn
+            state = ops.apply(state, legal[0])
+    return ops.observations(state)[player]
+
+
+def _look(ops, state: State, player: int, seen) -> object:
+    """The player's observation once it first changes from ``seen`` (at most
+    ``LOOKAHEAD`` moves on, each the first legal move: a fixed rule, so that the
+    proposal it shapes stays a fixed distribution)."""
+    for _ in range(LOOKAHEAD):
+        mover = ops.current_player(state)
+        legal = ops.legal_actions(state)
+        if mover == TERMINAL or mover == player or not legal:
+            break
+        state = ops.apply(state, legal[0])
+        now = ops.observations(state)[player]
+        if now != seen:
+            return now
+    return ops.observations(state)[player]
+
+
+def _hidden_penalties(ops, state: State, player: int, branches, successors, scorer,
+                      rng: random.Random, avoid: bool) -> list[int]:
+    """Penalties at a node whose moves look alike to the player right now.
+
+    A move naming a value the player must still see either shows it a little later (a
+    card an opponent draws appears in the public log once it plays) or hides it for good
+    (a card dealt to an opponent). One named move is followed for a few moves to tell
+    which: if its value shows up, every named move is followed and scored on what the
+    player sees then; if not, named moves are penalized as taking a value away when
+    ``avoid`` is set (right for a hand dealt face down to others, wrong for a pile the
+    player draws from later, so stages alternate both settings)."""
+    named = [i for i, (a, _) in enumerate(branches) if scorer.names_needed(a)]
+    if not named:
+        return [0] * len(branches)
+    probe = rng.choice(named)
+    if probe not in successors:
+        successors[probe] = ops.apply(state, branches[probe][0])
+    later = _look(ops, successors[probe], player, scorer.observation)
+    if scorer.stolen(branches[probe][0], _delta(scorer.observation, later)) == 0:
+        scored = {probe: scorer.penalty(branches[probe][0], later)}
+        for i in named:
+            if i not in scored:
+                if i not in successors:
+                    successors[i] = ops.apply(state, branches[i][0])
+                scored[i] = scorer.penalty(
+                    branches[i][0], _look(ops, successors[i], player, scorer.observation))
+        other = next((i for i in (0, len(branches) - 1) if i not in scored), None)
+        rest = 0 if other is None else scorer.penalty(
+            branches[other][0], _look(ops, successors[other], player, scorer.observation))
+        return [scored.get(i, rest) for i in range(len(branches))]
+    if not avoid:
+        return [0] * len(branches)
+    return [scorer.stolen(a) for a, _ in branches]
+
+
+def _delta(old, new) -> Counter:
+    out: Counter = Counter()
+    _diff(old, new, "", "", out)
+    return out
+
+
+def _stage(ops, pool: list[Weighted], target: _Target, player: int, rng: random.Random,
+           particles: int, retries: int, max_steps: int, deadline: float) -> list[Weighted]:
+    """Draw members of ``pool`` by weight, advance each to the player's next decision and
+    keep those whose observation there is the target; weights normalized."""
+    survivors: list[tuple[State, float, tuple]] = []
+    weights = [w.weight for w in pool]
+    memos: dict[bool, dict] = {True: {}, False: {}}
+    for round_ in range(retries):
+        # Rounds alternate whether hidden moves avoid values the player must still see:
+        # each particle's weight uses its own proposal, so mixing them stays exact.
+        avoid = round_ % 2 == 0
+        for _ in range(particles):
+            start = rng.choices(pool, weights=weights)[0] if len(pool) > 1 else pool[0]
+            moves = list(start.actions)
+            moved = _extend(ops, start.state, player, rng, target, max_steps, moves,
+                            memos[avoid], avoid)
+            if moved is not None and target.matches(ops.observations(moved[0])[player]):
+                survivors.append((*moved, tuple(moves)))
+            if time.monotonic() > deadline:
+                break
+        if survivors or time.monotonic() > deadline:
+            break
+    if not survivors:
+        return []
+    top = max(lw for _, lw, _ in survivors)
+    raw = [math.exp(lw - top) for _, lw, _ in survivors]
+    total = sum(raw)
+    return [Weighted(s, r / total, moves) for (s, _, moves), r in zip(survivors, raw)]
+
+
+class ParticleFilter:
+    """The stage-by-stage filter with its pools kept, so that the next decision of the
+    same player in the same game continues from this one's particles (incremental reuse:
+    only the moves since the last decision are sampled)."""
+
+    def __init__(self, model: WorldModel, player: int, *, particles: int = 64,
+                 retries: int = 4, max_backtracks: int = 200, max_steps: int = 10_000,
+                 repairs: int = 400) -> None:
+        self.model = model
+        self.ops = ops_for(model)
+        self.player = player
+        self.particles = particles
+        self.retries = retries
+        self.max_backtracks = max_backtracks
+        self.max_steps = max_steps
+        self.repairs = repairs
+        self.keys: list[tuple[str, object]] = []  # (observation json, action) per stage
+        self.pools: list[list[Weighted]] = []  # survivors at each of the player's decisions
+
+    def run(self, history: ObsActionHistory, rng: random.Random,
+            time_limit: float = 10.0) -> list[Weighted]:
+        """Weighted states consistent with ``history``; raises :class:`BeliefError` when
+        no consistent history is found within ``time_limit`` seconds."""
+        if not history:
+            raise BeliefError("the player's history is empty: it has no decision point yet")
+        started = time.monotonic()
+        deadline = started + time_limit
+        targets = [_Target(obs) for obs, _ in history]
+        keys = [(t.json, a) for t, (_, a) in zip(targets, history)]
+        # Reuse the stages whose observations (and the actions before them) are unchanged.
+        reuse = 0
+        while (reuse < min(len(keys), len(self.keys)) and self.keys[reuse][0] == keys[reuse][0]
+               and (reuse == 0 or self.keys[reuse - 1][1] == keys[reuse - 1][1])):
+            reuse += 1
+        self.keys, self.pools = keys, self.pools[:reuse]
+        last = len(history) - 1
+        failures = [0] * len(history)
+        backtracks = 0
+        step = len(self.pools)
+        while step <= last:
+            if step == 0:
+                pool = [Weighted(self.model.initial_state(), 1.0)]
+            else:
+                action = history[step - 1][1]
+                previous = self.pools[step - 1]
+                pool = [Weighted(self.ops.apply(w.state, action), w.weight,
+                                 w.actions + (action,))
+                        for w in previous if action in self.ops.legal_actions(w.state)]
+                if not pool:
+                    raise BeliefError(
+                        f"the player's action {action!r} at its decision point {step - 1} is "
+                        "illegal in every state consistent with its observations")
+            survivors = _stage(self.ops, pool, targets[step], self.player, rng,
+                               self.particles, self.retries, self.max_steps, deadline)
+            if not survivors and step > 0:
+                survivors = self._repair(pool, history, targets, step, rng, deadline)
+            if survivors:
+                self.pools.append(survivors)
+                step += 1
+                continue
+            # No particle survived: the pool may have collapsed onto histories that this
+            # observation rules out (a hidden choice constrained only later, e.g. a ship
+            # placement revealed by later hits). Redraw earlier stages, further back after
+            # each repeated failure here.
+            failures[step] += 1
+            backtracks += 1
+            if step == 0 and time.monotonic() < deadline:
+                continue  # nothing to backtrack to: draw the first stage again
+            if backtracks > self.max_backtracks or time.monotonic() > deadline:
+                self.pools = self.pools[:0]
+                raise BeliefError(
+                    f"{self.model.name}: the generic belief sampler found no history "
+                    f"matching player {self.player}'s observations up to its decision point "
+                    f"{step} (of {last}) in {time.monotonic() - started:.1f} s "
+                    f"({backtracks} backtracks). Use the model's own inference function "
+                    "(belief=model) or exact enumeration for small games (belief=exact), or "
+                    "allow more time (GenericSampler(time_limit=...)); with --legal-actions "
+                    "search agents fall back to a random legal move instead of forfeiting.")
+            step = max(0, step - 2 ** (failures[step] - 1))
+            self.pools = self.pools[:step]
+        return self.pools[last]
+
+
+    def _repair(self, pool: list[Weighted], history: ObsActionHistory,
+                targets: list[_Target], step: int, rng: random.Random,
+                deadline: float) -> list[Weighted]:
+        """Move a value the target needs to another place in a particle's past.
+
+        Typical failure: the player now sees a card (drawn, passed to it, played by an
+        opponent) that every particle dealt somewhere it cannot come from. A repair picks
+        a particle and a past chance move naming a value the target shows but the
+        particle's observation does not, then either swaps it with another past chance
+        move or replaces it by another outcome of its node; the changed history is
+        replayed and kept only if it still matches every earlier observation, and is
+        then extended to this decision as usual. Support stays exact (replay and the
+        final check); the distribution is biased towards repaired histories, as after
+        backtracking."""
+        survivors: list[Weighted] = []
+        ops, player = self.ops, self.player
+        target = targets[step]
+        chain: list | None = None  # the history being repaired and its mismatch
+        for _ in range(self.repairs):
+            if time.monotonic() > deadline or len(survivors) >= self.particles // 4:
+                break
+            if chain is None or rng.random() < 0.05:  # now and then start afresh
+                particle = rng.choice(pool)
+                chain = [list(particle.actions), math.inf]
+            actions = list(chain[0])
+            state = self.model.initial_state()
+            chance, slots = [], []
+            for i, action in enumerate(actions):
+                mover = ops.current_player(state)
+                if mover == CHANCE:
+                    chance.append((i, state))
+                    slots.append(None)
+                else:
+                    slots.append(ops.legal_actions(state).index(action)
+                                 if mover != player else None)
+                state = ops.apply(state, action)
+            seen: Counter = Counter()
+            for key, n in _token_counts(ops.observations(state)[player]).items():
+                if key[0] == "m":
+                    seen[key[2]] += n
+            needed = target.values - seen
+            named = [(i, s) for i, s in chance if any(needed[w] for w in _words(actions[i]))]
+            if not named or len(chance) < 2:
+                chain = None
+                continue
+            i, at_i = rng.choice(named)
+            if rng.random() < 0.5:
+                j = rng.choice([c for c, _ in chance if c != i])
+                actions[i], actions[j] = actions[j], actions[i]
+            else:
+                options = [a for a, p in ops.chance_outcomes(at_i) if p > 0 and a != actions[i]]
+                if not options:
+                    continue
+                actions[i] = rng.choice(options)
+            state = _replay_changed(ops, actions, slots, player, targets, step)
+            if state is None:
+                continue
+            if actions[-1] not in ops.legal_actions(state):
+                continue
+            moved_actions = list(actions)
+            moved = _extend(ops, ops.apply(state, actions[-1]), player, rng, target,
+                            self.max_steps, moved_actions)
+            if moved is None:
+                continue
+            seen_now = ops.observations(moved[0])[player]
+            if target.matches(seen_now):
+                survivors.append(Weighted(moved[0], moved[1], tuple(moved_actions)))
+                continue
+            # keep the change when the extension comes no further from the target
+            mismatch = sum((_token_counts(seen_now) - target.tokens).values())
+            if mismatch <= chain[1]:
+                chain = [actions, mismatch]
+        if not survivors:
+            return []
+        top = max(w.weight for w in survivors)
+        raw = [math.exp(w.weight - top) for w in survivors]
+        return [Weighted(w.state, r / sum(raw), w.actions) for w, r in zip(survivors, raw)]
+
+
+def _replay_changed(ops, actions: list, slots: list, player: int, targets: list[_Target],
+                    step: int) -> State | None:
+    """Replay a changed history (in place) up to just before its last action, the
+    player's recorded action at its decision point ``step - 1``. A chance outcome must
+    still be legal; another player's move that no longer is becomes the move at the same
+    place in its legal list (``slots``: the discard from the same slot); the player's
+    observations must match ``targets``. None when the history cannot be kept."""
+    state = ops.model.initial_state()
+    decision = 0
+    for i in range(len(actions) - 1):
+        mover = ops.current_player(state)
+        if mover == player:
+            if decision >= step or not targets[decision].matches(
+                    ops.observations(state)[player]):
+                return None
+            decision += 1
+        elif mover == CHANCE:
+            if actions[i] not in ops.legal_actions(state):
+                return None
+        elif mover == TERMINAL:
+            return None
+        else:
+            legal = ops.legal_actions(state)
+            if actions[i] not in legal:
+                if slots[i] is None or slots[i] >= len(legal):
+                    return None
+                actions[i] = legal[slots[i]]
+        state = ops.apply(state, actions[i])
+    if ops.current_player(state) != player or decision != step - 1 or \
+            not targets[decision].matches(ops.observations(state)[player]):
+        return None
+    return state
+
+
+def _token_counts(value) -> Counter:
+    out: Counter = Counter()
+    _tokens(value, "", "", out)
+    return out
 
 
 def particle_filter(
@@ -48,131 +621,16 @@ def particle_filter(
     particles: int = 64,
     retries: int = 4,
     max_backtracks: int = 200,
-    rejection_attempts: int = 2_000,
     max_steps: int = 10_000,
+    time_limit: float = 10.0,
 ) -> list[State]:
-    """States consistent with ``history`` (the player deciding now), drawn by the filter.
-
-    Returns the survivors of the last stage (between 1 and ``particles`` states, with
-    repetitions). When a stage has no survivor after ``retries`` rounds of ``particles``
-    tries, earlier stages are redrawn (1, 2, 4... stages back on repeated failures, at
-    most ``max_backtracks`` times); then :func:`rejection_sample` is tried; then
-    :class:`BeliefError`.
-    """
-    if not history:
-        raise BeliefError("the player's history is empty: it has no decision point yet")
-    ops = ops_for(model)
-    last = len(history) - 1
-    pools: list[list[State]] = [[model.initial_state()]] + [[] for _ in range(last)]
-    failures = [0] * len(history)
-    step, backtracks = 0, 0
-    while True:
-        survivors = _stage(ops, pools[step], history[step][0], player, rng, particles,
-                           retries, max_steps)
-        if survivors and step == last:
-            return survivors
-        if survivors:
-            action = history[step][1]
-            pool = [ops.apply(s, action) for s in survivors if action in ops.legal_actions(s)]
-            if not pool:
-                raise BeliefError(f"the player's action {action!r} at its decision point "
-                                  f"{step} is illegal in every consistent state")
-            pools[step + 1] = pool
-            step += 1
-            continue
-        # No particle survived: the pool may have collapsed onto histories that this
-        # observation rules out (a hidden choice constrained only later, e.g. a ship
-        # placement revealed by later hits). Redraw earlier stages, going back further
-        # after each repeated failure here.
-        failures[step] += 1
-        backtracks += 1
-        if step == 0 or backtracks > max_backtracks:
-            break
-        step = max(0, step - 2 ** (failures[step] - 1))
-    # Last resort: whole-history rejection sampling, which cannot collapse.
-    found = rejection_sample(model, history, player, rng, count=particles,
-                             max_attempts=rejection_attempts)
-    if found:
-        return found
-    raise BeliefError(
-        f"the generic sampler found no history matching the player's observations "
-        f"({backtracks} backtracks, {rejection_attempts} rejection-sampling attempts); "
-        "observations this unlikely under random play (e.g. a dealt hand of many cards) "
-        "need the model's own inference function (belief=model) or belief=exact"
-    )
-
-
-def _stage(ops, pool, target, player, rng, particles, retries, max_steps) -> list[State]:
-    """Advance random members of ``pool`` to the player's next decision; keep those whose
-    observation there is ``target``."""
-    target_json = canonical_json(target)
-    survivors: list[State] = []
-    for _ in range(retries):
-        for _ in range(particles):
-            state = _advance(ops, rng.choice(pool), player, rng, max_steps)
-            if state is None:
-                continue
-            obs = ops.observations(state)[player]
-            if obs == target or canonical_json(obs) == target_json:
-                survivors.append(state)
-        if survivors:
-            break
-    return survivors
-
-
-def rejection_sample(
-    model: WorldModel,
-    history: ObsActionHistory,
-    player: int,
-    rng: random.Random,
-    *,
-    count: int,
-    max_attempts: int,
-    max_steps: int = 10_000,
-) -> list[State]:
-    """Up to ``count`` states by whole-history rejection sampling: play the game forward
-    (chance by its odds, other players uniformly, the player's recorded actions) and keep
-    a run only if every observation of the player matches. Exact: accepted states follow
-    the posterior under the uniform opponent model. Stops after ``max_attempts`` runs."""
-    ops = ops_for(model)
-    targets = [(obs, canonical_json(obs)) for obs, _ in history]
-    last = len(history) - 1
-    found: list[State] = []
-    for _ in range(max_attempts):
-        state = model.initial_state()
-        for step, (target, target_json) in enumerate(targets):
-            state = _advance(ops, state, player, rng, max_steps)
-            if state is None:
-                break
-            obs = ops.observations(state)[player]
-            if not (obs == target or canonical_json(obs) == target_json):
-                break
-            if step == last:
-                found.append(state)
-                break
-            action = history[step][1]
-            if action not in ops.legal_actions(state):
-                break
-            state = ops.apply(state, action)
-        if len(found) >= count:
-            break
-    return found
-
-
-def _advance(ops, state: State, player: int, rng: random.Random, max_steps: int) -> State | None:
-    """Play chance and other players randomly until ``player`` moves (None: game over)."""
-    for _ in range(max_steps):
-        mover = ops.current_player(state)
-        if mover == player:
-            return state
-        if mover == TERMINAL:
-            return None
-        if mover == CHANCE:
-            action = ops.sample_chance(state, rng)
-        else:
-            action = rng.choice(ops.legal_actions(state))
-        state = ops.apply(state, action)
-    return None
+    """``particles`` states consistent with ``history`` (the player deciding now), drawn
+    from the filter's weighted survivors in proportion to their weights (see module doc).
+    Raises :class:`BeliefError` when none is found."""
+    pf = ParticleFilter(model, player, particles=particles, retries=retries,
+                        max_backtracks=max_backtracks, max_steps=max_steps)
+    pool = pf.run(history, rng, time_limit=time_limit)
+    return [w.state for w in rng.choices(pool, weights=[w.weight for w in pool], k=particles)]
 
 
 def sample_generic(
@@ -184,4 +642,4 @@ def sample_generic(
     particles: int = 32,
 ) -> State:
     """One state consistent with ``history``, from the particle filter (see module doc)."""
-    return rng.choice(particle_filter(model, history, player, rng, particles=particles))
+    return particle_filter(model, history, player, rng, particles=particles)[0]

@@ -11,7 +11,8 @@ filter) do their work once rather than for every simulation.
                validated by replay, up to 10 tries (:mod:`ggp.belief.replay`)
 ``exact``      the whole information set with exact posterior weights
                (:mod:`ggp.belief.exact`; small games only)
-``generic``    a particle filter needing only the world model (:mod:`ggp.belief.generic`)
+``generic``    exact enumeration when it fits a node budget, else a guided particle
+               filter needing only the world model (:mod:`ggp.belief.generic`)
 ``auto``       perfect if the game has perfect information, else model if the model
                has an inference function, else generic
 =============  ======================================================================
@@ -19,16 +20,18 @@ filter) do their work once rather than for every simulation.
 
 from __future__ import annotations
 
+import itertools
 import random
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
-from ggp.belief.exact import OpponentModel, information_set, uniform_opponent
-from ggp.belief.generic import particle_filter
+from ggp.belief.exact import BeliefTooLarge, OpponentModel, information_set, uniform_opponent
+from ggp.belief.generic import ParticleFilter
 from ggp.belief.replay import model_resampler
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
-from ggp.core.protocol import ObsActionHistory, State
+from ggp.core.protocol import ObsActionHistory, State, canonical_json
 
 
 class Belief:
@@ -112,18 +115,79 @@ class ExactSampler(BeliefSampler):
 
 
 class GenericSampler(BeliefSampler):
-    """A pool of ``particles`` states from the generic particle filter; each simulation
-    draws one of them uniformly."""
+    """The generic belief: the exact information set when enumerating it fits
+    ``exact_nodes`` expanded states, else the weighted particles of the guided particle
+    filter (:mod:`ggp.belief.generic`); each simulation draws one state by weight.
+
+    One filter is kept per player, so a player's next decision continues from this
+    decision's particles (only the moves in between are sampled). Once enumeration
+    overflows its budget for a player it is not tried again for that player (information
+    sets only grow within a match)."""
 
     name = "generic"
 
-    def __init__(self, model: WorldModel, particles: int = 256) -> None:
+    def __init__(self, model: WorldModel, particles: int = 32, exact_nodes: int = 20_000,
+                 time_limit: float = 10.0, exact_seconds: float = 0.5) -> None:
         super().__init__(model)
         self.particles = particles
+        self.exact_nodes = exact_nodes
+        self.exact_seconds = exact_seconds
+        self._exact_budget: int | None = None
+        self.time_limit = time_limit
+        self._filters: dict[int, ParticleFilter] = {}
+        self._too_big: set[int] = set()
+        self._last: list[tuple[State, float]] = []
+        self._last_actions: list[tuple | None] = []
 
     def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
-        pool = particle_filter(self.model, history, player, rng, particles=self.particles)
-        return Belief(lambda r: r.choice(pool), pooled=True)
+        weighted: list[tuple[State, float]] | None = None
+        if player not in self._too_big and self.exact_nodes > 0:
+            try:
+                found = information_set(self.model, history, player,
+                                        max_nodes=self._node_budget())
+                weighted = [(w.state, w.probability) for w in found]
+                self._last_actions = [w.actions for w in found]
+            except BeliefTooLarge:
+                self._too_big.add(player)
+        if weighted is None:
+            pf = self._filters.get(player)
+            if pf is None:
+                pf = self._filters[player] = ParticleFilter(self.model, player,
+                                                            particles=self.particles)
+            pool = pf.run(history, rng, self.time_limit)
+            weighted = [(w.state, w.weight) for w in pool]
+            self._last_actions = [w.actions for w in pool]
+        self._last = weighted
+        states = [s for s, _ in weighted]
+        cumulative = list(itertools.accumulate(w for _, w in weighted))
+        return Belief(lambda r: r.choices(states, cum_weights=cumulative)[0], pooled=True)
+
+    def _node_budget(self) -> int:
+        """``exact_nodes``, or fewer for a model whose moves are slow to apply, so that a
+        failed enumeration costs at most about ``exact_seconds`` (bargaining applies a
+        move in milliseconds: 20,000 of them would take a minute)."""
+        if self._exact_budget is None:
+            state = self.model.initial_state()
+            moves = self.model.legal_actions(state)[:20]
+            started = time.perf_counter()
+            for action in moves:
+                self.model.apply(state, action)
+            per_move = (time.perf_counter() - started) / max(1, len(moves))
+            self._exact_budget = int(min(self.exact_nodes,
+                                         self.exact_seconds / max(per_move, 1e-7)))
+        return self._exact_budget
+
+    def last_particles(self) -> list[tuple[State, tuple]]:
+        """The last belief's states with the action histories they were reached by."""
+        return [(s, a) for (s, _), a in zip(self._last, self._last_actions)]
+
+    def last_distribution(self) -> dict[str, float]:
+        """The last belief as canonical JSON of state -> probability (for benchmarks)."""
+        dist: dict[str, float] = {}
+        for state, weight in self._last:
+            key = canonical_json(state)
+            dist[key] = dist.get(key, 0.0) + weight
+        return dist
 
 
 SAMPLERS = {

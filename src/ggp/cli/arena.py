@@ -70,6 +70,10 @@ def arena(
     trusted: bool = typer.Option(False, "--trusted", help="Allow .py games, which the "
                                  "arena runs in its own processes, outside the sandbox: "
                                  "only for code you wrote or read."),
+    legal_actions: bool = typer.Option(False, "--legal-actions", help="Show every agent its "
+                                       "legal actions before each move (the OpenSpiel and "
+                                       "PettingZoo convention); by default only the random "
+                                       "baseline gets them (seed 000)."),
 ) -> None:
     """Run (or resume) a tournament, then write its report.
 
@@ -85,7 +89,7 @@ def arena(
     config = TournamentConfig(
         games=split_specs(game), agents=split_specs(agent), opponents=split_specs(opponent),
         matches=matches, seed=seed, sandbox=sandbox, move_seconds=move_seconds,
-        memory_mb=memory_mb, network=network,
+        memory_mb=memory_mb, network=network, legal_actions=legal_actions,
     )
     check_config(config)  # bad specs fail here, before the progress display starts
     out_dir = Path(out or default_out_dir(config.to_dict()))

@@ -128,6 +128,9 @@ def play(
     trusted: bool = typer.Option(
         False, "--trusted", help="Allow a .py game, which runs in this process, outside the "
         "sandbox: only for code you wrote or read."),
+    legal_actions: bool = typer.Option(False, "--legal-actions", help="Show every agent its "
+                                       "legal actions before each move (by default only the "
+                                       "random baseline gets them)."),
 ) -> None:
     """Play one match in the terminal between any mix of agents."""
     from ggp.agents import make_agent
@@ -148,7 +151,8 @@ def play(
             console.print(f"  {who:>10}: {step['action']}", highlight=False)
 
     console.print(f"[bold]{world.name}[/]: " + " vs ".join(specs))
-    result = play_match(world, agents, seed=seed, on_step=show_step)
+    result = play_match(world, agents, seed=seed, on_step=show_step,
+                        legal_actions=legal_actions)
     for agent in agents:
         agent.close()
     if result.forfeit:

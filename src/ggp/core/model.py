@@ -88,15 +88,19 @@ class WorldModel:
     # ----------------------------------------------------------------- properties
     @property
     def metadata(self) -> GameMetadata:
-        """The game's metadata; models without it get a conservative default."""
+        """The game's metadata; models without it get a conservative default, except
+        that perfect information is detected (:func:`detect_perfect_information`) unless
+        the model sets ``PERFECT_INFORMATION = True/False`` itself."""
         if self._metadata is None:
+            declared = getattr(self.namespace, "PERFECT_INFORMATION", None)
             self._metadata = GameMetadata(
                 num_players=self.num_players,
                 min_utility=-1.0,
                 max_utility=1.0,
                 zero_sum=False,
                 outcome="payoff",
-                perfect_information=False,
+                perfect_information=(bool(declared) if isinstance(declared, bool)
+                                     else detect_perfect_information(self)),
                 chance=True,
             )
         return self._metadata
@@ -222,6 +226,36 @@ class WorldModel:
 
     def __repr__(self) -> str:
         return f"WorldModel({self.name!r}, players={self.num_players})"
+
+
+def detect_perfect_information(model: WorldModel, games: int = 20, max_steps: int = 500,
+                                seed: int = 0) -> bool:
+    """Whether every player's observation equals the whole state (canonical JSON) at
+    every state of ``games`` seeded random games: then search agents may plan from the
+    last observation and no belief is needed. A model whose functions fail here is not
+    declared perfect (the failure shows up where it is used)."""
+    rng = random.Random(seed)
+    try:
+        for _ in range(games):
+            state = model.initial_state()
+            for _ in range(max_steps):
+                whole = canonical_json(state)
+                if any(canonical_json(obs) != whole for obs in model.observations(state)):
+                    return False
+                player = model.current_player(state)
+                if player == TERMINAL:
+                    break
+                if player == CHANCE:
+                    action = model.sample_chance(state, rng)
+                else:
+                    legal = model.legal_actions(state)
+                    if not legal:
+                        return False
+                    action = rng.choice(legal)
+                state = model.apply(state, action)
+    except (ModelError, TypeError, ValueError):
+        return False
+    return True
 
 
 def _copy_value(value: Any) -> Any:
