@@ -84,8 +84,8 @@ def arena(
 
     config = TournamentConfig(
         games=split_specs(game), agents=split_specs(agent), opponents=split_specs(opponent),
-        fields=[tuple(split_specs([f])) for f in field], matches=matches, seed=seed, sandbox=sandbox, move_seconds=move_seconds,
-        memory_mb=memory_mb, network=network,
+        fields=[tuple(split_specs([f])) for f in field], matches=matches, seed=seed,
+        sandbox=sandbox, move_seconds=move_seconds, memory_mb=memory_mb, network=network,
     )
     games = check_config(config)  # bad specs fail here, before the progress display starts
     out_dir = Path(out or default_out_dir(config.to_dict()))
