@@ -8,7 +8,9 @@ random rollout per leaf (the settings of the seed 001 experiment, docs/cards_tab
 * ``ismcts`` / ``moismcts``: single- / multiple-observer ISMCTS from player 0's history
   (ground-truth ``resample_history`` belief);
 * ``pimc``: determinized MCTS, 10 determinizations sharing the budget;
-* ``clairvoyant``: MCTS on the true state (the cheating baseline).
+* ``clairvoyant``: MCTS on the true state (the cheating baseline);
+* ``ismcts/K``, ``moismcts/K`` (with ``--searchers``): at most K determinizations per
+  move (``pool=K``).
 
 A simulation is one descent plus one rollout (root visits). It prints, per game and
 searcher, simulations per second of wall time (total simulations / total wall time of
@@ -32,7 +34,7 @@ import pstats
 import random
 import time
 
-from ggp.belief.sampler import make_sampler
+from ggp.belief.sampler import PooledSampler, make_sampler
 from ggp.core.model import load_model
 from ggp.core.protocol import CHANCE, TERMINAL
 from ggp.search.evaluators import RandomRolloutEvaluator
@@ -78,12 +80,16 @@ def positions(model, count: int, seed: int) -> list[tuple[dict, list]]:
 
 def search_once(model, searcher: str, state, history, seconds: float,
                 rng: random.Random, sims: int | None = None) -> int:
-    """One search limited by ``seconds`` (or ``sims``); returns its simulations."""
+    """One search limited by ``seconds`` (or ``sims``); returns its simulations.
+    ``ismcts/20`` is ISMCTS drawing at most 20 determinizations per move."""
     evaluator = RandomRolloutEvaluator(model, 1)
     budget = {"simulations": sims, "time_limit": None if sims else seconds}
     if searcher == "clairvoyant":
         return MCTS(model, evaluator, rng=rng, **budget).search(state).visits
     sampler = make_sampler(model, "auto")
+    searcher, _, pool = searcher.partition("/")
+    if pool:
+        sampler = PooledSampler(sampler, int(pool))
     if searcher == "pimc":
         totals = PIMC(model, sampler, evaluator, rng=rng, **budget).action_values(history, 0)
         return int(sum(v[0] for v in totals.values()))
