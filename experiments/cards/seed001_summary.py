@@ -26,8 +26,13 @@ SEED = {
 HONEST = ("ismcts", "moismcts", "pimc")
 
 
+BUDGET = ("sims", "time", "rollouts")
+
+
 def _name(spec: str) -> str:
-    return spec.split(":", 1)[0]
+    """An agent spec without its budget settings: ``ismcts:pool=20``, ``random``."""
+    name, *settings = spec.split(":")
+    return ":".join([name] + [s for s in settings if s.split("=")[0] not in BUDGET])
 
 
 def rows(root: Path) -> list[dict]:
@@ -40,7 +45,7 @@ def rows(root: Path) -> list[dict]:
                 by_agent = {_name(r["agent"]): r for r in data["fields"]
                             if r["game"] == game_spec and r["field"] == field}
                 honest = _name(field[0])
-                if honest not in HONEST or not by_agent:
+                if honest.split(":")[0] not in HONEST or not by_agent:
                     continue
                 found.append({
                     "game": game, "spec": game_spec, "honest": honest,
@@ -69,7 +74,8 @@ def main() -> None:
           "| seed 001: honest / clairvoyant / random |")
     print("|---|---|---:|---:|---:|---:|---|")
     for row in sorted(table, key=lambda r: (list(SEED).index(r["game"]),
-                                            HONEST.index(r["honest"]))):
+                                            HONEST.index(r["honest"].split(":")[0]),
+                                            r["honest"])):
         seed = " / ".join(f"{v:.2f}" for v in SEED[row["game"]])
         print(f"| {row['game']} | {row['honest']} | {row['n']} | {_cell(row[row['honest']])} "
               f"| {_cell(row['clairvoyant'])} | {_cell(row['random'])} | {seed} |")

@@ -10,6 +10,8 @@
 #   MATCHES       matches per field and game, a multiple of 24 (default 96, as in seed 001)
 #   JOBS          parallel matches (default: all cores); BACKEND=ray to use Ray
 #   OUT           results root (default runs/seed001-<MOVE_SECONDS>s); one directory per game
+#   HONEST        the honest searchers, one field each (default "ismcts moismcts pimc";
+#                 settings allowed, e.g. "ismcts:pool=20 moismcts:pool=20")
 #
 # Each game is one resumable `ggp arena` tournament: run the same command again after an
 # interruption and only the missing matches are played; a larger MATCHES extends it.
@@ -23,6 +25,7 @@ MATCHES=${MATCHES:-96}
 JOBS=${JOBS:-}
 BACKEND=${BACKEND:-local}
 OUT=${OUT:-runs/seed001-${MOVE_SECONDS}s}
+HONEST=${HONEST:-ismcts moismcts pimc}
 GGP=${GGP:-ggp}
 if (( MATCHES % 24 )); then
     echo "error: MATCHES must be a multiple of 24 (every seat permutation of 4 players)" >&2
@@ -37,7 +40,7 @@ clairvoyant="clairvoyant:${budget}"
 for game in "${games[@]}"; do
     case "$game" in golf*) players=3 ;; *) players=4 ;; esac  # ggp games lists them
     fields=()
-    for honest in ismcts moismcts pimc; do
+    for honest in $HONEST; do
         if [[ $players == 3 ]]; then
             fields+=(-f "${honest}:${budget},${clairvoyant},random")
         else
