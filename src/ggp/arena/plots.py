@@ -59,22 +59,19 @@ def plot_fields(plot_dir: Path, games: dict[str, Any], rows: list[FieldRow]) -> 
         plot_dir.mkdir(parents=True, exist_ok=True)
         fields = list(dict.fromkeys(r.field for r in game_rows))
         agents = list(dict.fromkeys(r.agent for r in game_rows))
-        width = 0.8 / len(agents)
+        colors = {a: f"C{k % 10}" for k, a in enumerate(agents)}
+        width = 0.8 / max(len(set(f)) for f in fields)
         fig, axes = plt.subplots(1, 2, figsize=(max(6.0, 2.2 * len(fields)) * 2, 4.2))
         for ax, metric, title in ((axes[0], "value", "seed 001 value"),
                                   (axes[1], "win_rate", "win rate")):
-            for k, agent in enumerate(agents):
-                xs, heights, errors = [], [], []
-                for i, field in enumerate(fields):
-                    row = next((r for r in game_rows
-                                if r.field == field and r.agent == agent), None)
-                    if row is None:
-                        continue
+            labelled = set()
+            for i, field in enumerate(fields):  # the field's agents side by side
+                for k, row in enumerate(r for r in game_rows if r.field == field):
                     mean, half = getattr(row, metric)
-                    xs.append(i - 0.4 + width * (k + 0.5))
-                    heights.append(mean)
-                    errors.append(half or 0.0)
-                ax.bar(xs, heights, width, yerr=errors, capsize=3, label=short_spec(agent))
+                    ax.bar(i - 0.4 + width * (k + 0.5), mean, width, yerr=half or 0.0,
+                           capsize=3, color=colors[row.agent],
+                           label=None if row.agent in labelled else short_spec(row.agent))
+                    labelled.add(row.agent)
             ax.set_xticks(range(len(fields)),
                           ["\n".join(textwrap.wrap(field_label(f), 28)) for f in fields],
                           fontsize=7)
