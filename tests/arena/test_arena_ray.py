@@ -19,9 +19,10 @@ def _outcomes(path):
 
 def test_ray_and_local_backends_agree(tmp_path):
     config = TournamentConfig(games=["tic_tac_toe", COIN], agents=["random"],
-                              opponents=["random"], matches=3, seed=5)
+                              opponents=["random"], matches=3, seed=5,
+                              fields=[("random", "mcts:sims=5:rollouts=1")])
     local = run_tournament(config, tmp_path / "local", workers=0)
     on_ray = run_tournament(config, tmp_path / "ray", backend="ray", workers=1)
-    assert local.played == on_ray.played == 12
+    assert local.played == on_ray.played == 12 + 2 * 2 * 3
     assert _outcomes(tmp_path / "local") == _outcomes(tmp_path / "ray")
     assert not ray.is_initialized(), "a Ray started by the tournament is shut down"

@@ -8,7 +8,9 @@ Common settings (``ggp play --players ismcts:sims=1000:rollouts=10,random``):
   ``uct_c`` exploration in units of the game's utility range (1.0); ``sims=0:time=2``
   searches by time only;
 * ``belief`` (ismcts, moismcts, pimc): ``auto``, ``model``, ``exact`` or ``generic``
-  (see :mod:`ggp.belief.sampler`); ``determinizations`` (pimc, 10);
+  (see :mod:`ggp.belief.sampler`); ``determinizations`` (pimc, 10); ``pool`` (ismcts,
+  moismcts; 0 = off): draw at most this many determinizations per move and reuse them
+  (:class:`ggp.belief.sampler.PooledSampler`);
 * ``iterations`` (cfr, 1000), ``solver`` (cfr: ``auto``, ``openspiel`` or ``own``).
 
 Every agent draws its randomness from the seed the match gives it, so matches replay
@@ -22,7 +24,7 @@ from collections.abc import Callable
 
 from ggp.agents import register_agent
 from ggp.agents.base import Agent, MatchInfo
-from ggp.belief.sampler import make_sampler
+from ggp.belief.sampler import PooledSampler, make_sampler
 from ggp.core.errors import BeliefError, GGPError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory, State
@@ -89,9 +91,11 @@ class ISMCTSAgent(Agent):
     """Single- or multiple-observer ISMCTS with a pluggable belief sampler."""
 
     def __init__(self, model: WorldModel, evaluator: Evaluator, budget: dict, uct_c: float,
-                 belief: str, observer: str) -> None:
+                 belief: str, observer: str, pool: int = 0) -> None:
         self.model, self.evaluator, self.budget, self.uct_c = model, evaluator, budget, uct_c
         self.sampler = make_sampler(model, belief)
+        if pool:
+            self.sampler = PooledSampler(self.sampler, pool)
         self.observer = observer
         self.name = "ismcts" if observer == "single" else "moismcts"
 
@@ -205,17 +209,18 @@ def make_clairvoyant(model: WorldModel, sims: int = 1000, time: float = 0.0,
 
 @register_agent("ismcts")
 def make_ismcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
-                value: bool = False, uct_c: float = 1.0, belief: str = "auto") -> ISMCTSAgent:
+                value: bool = False, uct_c: float = 1.0, belief: str = "auto",
+                pool: int = 0) -> ISMCTSAgent:
     return ISMCTSAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c,
-                       belief, "single")
+                       belief, "single", pool)
 
 
 @register_agent("moismcts")
 def make_moismcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
-                  value: bool = False, uct_c: float = 1.0,
-                  belief: str = "auto") -> ISMCTSAgent:
+                  value: bool = False, uct_c: float = 1.0, belief: str = "auto",
+                  pool: int = 0) -> ISMCTSAgent:
     return ISMCTSAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c,
-                       belief, "multiple")
+                       belief, "multiple", pool)
 
 
 @register_agent("pimc")

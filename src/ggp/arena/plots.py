@@ -1,16 +1,19 @@
 """Plots of tournament results (matplotlib, Agg backend), in the spirit of seed 000
 Figures 2–4: for each game, one panel per agent with stacked W/L/D bars per opponent and
 seat (the forfeit part of wins and losses hatched), and for payoff games the distribution
-of the agent's returns per opponent and seat as box plots.
+of the agent's returns per opponent and seat as box plots. For fields (several agents at
+one table), one bar per agent and field with its seed 001 value and 95% confidence
+interval, beside its win rate.
 """
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
 
-from ggp.arena.stats import Cell, short_spec
+from ggp.arena.stats import Cell, FieldRow, field_label, short_spec
 
 _COLORS = {"win": "#2e7d32", "draw": "#9e9e9e", "loss": "#c62828"}
 
@@ -20,8 +23,6 @@ def plot_games(plot_dir: Path, games: dict[str, Any], cells: list[Cell]) -> dict
     import matplotlib
 
     matplotlib.use("Agg")
-    from ggp.arena.report import safe_name
-
     plot_dir.mkdir(parents=True, exist_ok=True)
     written = {}
     for game, meta in games.items():
@@ -34,6 +35,55 @@ def plot_games(plot_dir: Path, games: dict[str, Any], cells: list[Cell]) -> dict
         if meta["outcome"] != "win_loss_draw":
             written[f"{name}_payoffs"] = _payoff_figure(
                 plot_dir / f"{name}_payoffs.png", meta["name"], game_cells)
+    return written
+
+
+def safe_name(text: str) -> str:
+    """A file-name-safe version of a game or agent spec."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_") or "x"
+
+
+def plot_fields(plot_dir: Path, games: dict[str, Any], rows: list[FieldRow]) -> dict[str, Path]:
+    """Write ``<game>_fields.png`` for every game with field results: per field, the
+    value (left) and win rate (right) of each agent with 95% confidence intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written = {}
+    for game, meta in games.items():
+        game_rows = [r for r in rows if r.game == game]
+        if not game_rows:
+            continue
+        plot_dir.mkdir(parents=True, exist_ok=True)
+        fields = list(dict.fromkeys(r.field for r in game_rows))
+        agents = list(dict.fromkeys(r.agent for r in game_rows))
+        colors = {a: f"C{k % 10}" for k, a in enumerate(agents)}
+        width = 0.8 / max(len(set(f)) for f in fields)
+        fig, axes = plt.subplots(1, 2, figsize=(max(6.0, 2.2 * len(fields)) * 2, 4.2))
+        for ax, metric, title in ((axes[0], "value", "seed 001 value"),
+                                  (axes[1], "win_rate", "win rate")):
+            labelled = set()
+            for i, field in enumerate(fields):  # the field's agents side by side
+                for k, row in enumerate(r for r in game_rows if r.field == field):
+                    mean, half = getattr(row, metric)
+                    ax.bar(i - 0.4 + width * (k + 0.5), mean, width, yerr=half or 0.0,
+                           capsize=3, color=colors[row.agent],
+                           label=None if row.agent in labelled else short_spec(row.agent))
+                    labelled.add(row.agent)
+            ax.set_xticks(range(len(fields)),
+                          ["\n".join(textwrap.wrap(field_label(f), 28)) for f in fields],
+                          fontsize=7)
+            ax.set_ylim(0, 1)
+            ax.set_title(title, fontsize=10)
+        axes[1].legend(fontsize=7)
+        fig.suptitle(f"{meta['name']}: fields (bars: mean over matches, whiskers: 95% CI)")
+        fig.tight_layout()
+        path = plot_dir / f"{safe_name(meta['name'])}_fields.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written[f"{safe_name(meta['name'])}_fields"] = path
     return written
 
 

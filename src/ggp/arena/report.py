@@ -5,11 +5,16 @@
 
 * ``report.md`` — per game, a W/L/D table with forfeit counts (win/loss/draw games, like
   seed 000 Tables 7, 9, 11, 13) or a payoff table with 95% confidence intervals and
-  forfeit rates (payoff games, like Tables 8, 10, 12 and 14–16), then forfeits by reason;
-* ``report.json`` — every cell of :mod:`ggp.arena.stats` with all its numbers;
-* ``report.csv`` — the same, one row per (game, agent, opponent, seat);
+  forfeit rates (payoff games, like Tables 8, 10, 12 and 14–16); for fields, a table per
+  game of each agent's seed 001 value, mean return and win rate over all its seats (like
+  seed 001 Table 2) and its value by seat; then forfeits by reason;
+* ``report.json`` — every cell of :mod:`ggp.arena.stats` with all its numbers, and every
+  field row (``fields``) with the seat-by-seat cells of field matches (``field_cells``);
+* ``report.csv`` — the pairing cells, one row per (game, agent, opponent, seat);
+  ``report_fields.csv`` — the field rows, one per (game, field, agent);
 * ``plots/`` — W/L/D bars per opponent and seat and payoff distributions per game
-  (like Figures 2–4), when matplotlib is installed.
+  (like Figures 2–4), and per field the agents' values with their confidence intervals,
+  when matplotlib is installed.
 
 It can run while a tournament is still going (it reports the matches finished so far).
 """
@@ -18,11 +23,20 @@ from __future__ import annotations
 
 import csv
 import json
-import re
 from pathlib import Path
 from typing import Any
 
-from ggp.arena.stats import Cell, forfeit_reasons, short_spec, tabulate
+from ggp.arena.stats import (
+    Cell,
+    FieldRow,
+    field_label,
+    field_rows,
+    forfeit_reasons,
+    rank_value,
+    short_spec,
+    tabulate,
+    utility_range,
+)
 from ggp.arena.store import load_tournament
 
 
@@ -31,7 +45,11 @@ def write_report(out_dir: str | Path, *, plots: bool = True) -> dict[str, Path]:
     out_dir = Path(out_dir)
     stored, records = load_tournament(out_dir)
     config, games = stored["config"], stored["games"]
-    cells, errors = tabulate(records)
+    in_fields = [r for r in records if r.get("field")]
+    cells, errors = tabulate([r for r in records if not r.get("field")], games)
+    field_cells, field_errors = tabulate(in_fields, games)
+    errors += field_errors
+    rows = field_rows(in_fields, games)
     focal = set(config["agents"])
     shown = [c for c in cells if c.agent in focal]
     paths = {
@@ -40,17 +58,23 @@ def write_report(out_dir: str | Path, *, plots: bool = True) -> dict[str, Path]:
         "csv": out_dir / "report.csv",
     }
     paths["markdown"].write_text(
-        markdown(config, games, shown, records, errors), encoding="utf-8")
+        markdown(config, games, shown, records, errors, rows), encoding="utf-8")
     paths["json"].write_text(json.dumps({
         "config": config, "games": games, "matches": len(records), "errors": errors,
         "cells": [c.summary() for c in cells],
+        "fields": [r.summary() for r in rows],
+        "field_cells": [c.summary() for c in field_cells],
         "forfeits": {a: dict(c) for a, c in forfeit_reasons(records).items()},
     }, indent=1), encoding="utf-8")
     _write_csv(paths["csv"], cells)
+    if rows:
+        paths["fields_csv"] = out_dir / "report_fields.csv"
+        _write_fields_csv(paths["fields_csv"], rows)
     if plots:
-        from ggp.arena.plots import plot_games
+        from ggp.arena.plots import plot_fields, plot_games
 
         paths.update(plot_games(out_dir / "plots", games, shown))
+        paths.update(plot_fields(out_dir / "plots", games, rows))
     return paths
 
 
@@ -59,19 +83,31 @@ def _seat(seat: int) -> str:
 
 
 def _ci(value: float, half_width: float | None) -> str:
+    if value != value:  # NaN: nothing to average (the others of a one-player game)
+        return "–"
     return f"{value:+.3f}" + (f" ± {half_width:.3f}" if half_width is not None else "")
 
 
 def markdown(config: dict[str, Any], games: dict[str, Any], cells: list[Cell],
-             records: list[dict[str, Any]], errors: int) -> str:
+             records: list[dict[str, Any]], errors: int,
+             rows: list[FieldRow] | None = None) -> str:
     """The Markdown report (see the module docstring)."""
-    lines = [
-        "# Tournament report", "",
-        f"- games: {', '.join(config['games'])}",
-        f"- agents: {', '.join(config['agents'])}",
-        f"- opponents: {', '.join(config['opponents']) or 'round robin among the agents'}",
-        f"- matches per pairing and seat: {config['matches']} (seed {config['seed']}); "
-        f"finished: {len(records)}" + (f", failed games: {errors}" if errors else ""),
+    rows = rows or []
+    fields = config.get("fields", [])
+    lines = ["# Tournament report", "", f"- games: {', '.join(config['games'])}"]
+    if config["agents"]:
+        lines += [
+            f"- agents: {', '.join(config['agents'])}",
+            f"- opponents: {', '.join(config['opponents']) or 'round robin among the agents'}",
+            f"- matches per pairing and seat: {config['matches']}",
+        ]
+    if fields:
+        lines += [f"- field: {field_label(f)}" for f in fields]
+        lines.append(f"- rounds per field: {config['matches']} (each round plays every seat "
+                     "permutation once: n! matches for n seats)")
+    lines += [
+        f"- seed {config['seed']}; finished matches: {len(records)}"
+        + (f", failed games: {errors}" if errors else ""),
         "- protocol: " + ("every agent was shown its legal actions before each move "
                           "(OpenSpiel/PettingZoo convention)"
                           if config.get("legal_actions") else
@@ -80,19 +116,29 @@ def markdown(config: dict[str, Any], games: dict[str, Any], cells: list[Cell],
         "- a forfeit (illegal action, exception, timeout, crash, resource limit) is a loss "
         "for the forfeiting agent; P0/P1 is the seat of the row's agent", "",
     ]
+    if fields:
+        lines += [
+            "Field tables: per agent over all the seats it held, one observation per match "
+            "(the mean over its seats when it sits twice); 95% confidence intervals over "
+            "matches. *Value* is seed 001's per-player value: players ranked by return, "
+            "ties sharing the mean rank, rank k of N worth (N − k)/(N − 1) (1: sole "
+            "winner, 0: sole loser); *win* is a strictly highest return.", "",
+        ]
     for game in config["games"]:
         game_cells = [c for c in cells if c.game == game]
+        game_rows = [r for r in rows if r.game == game]
         meta = games[game]
         lines.append(f"## {meta['name']}" + (f" (`{game}`)" if meta["name"] != game else ""))
         lines.append("")
-        if not game_cells:
+        if not game_cells and not game_rows:
             lines += ["No finished matches yet.", ""]
             continue
-        if meta["outcome"] == "win_loss_draw":
-            lines += _wld_table(game_cells)
-        else:
-            lines += _payoff_table(game_cells)
-        lines.append("")
+        if game_cells and meta["outcome"] == "win_loss_draw":
+            lines += _wld_table(game_cells) + [""]
+        elif game_cells:
+            lines += _payoff_table(game_cells) + [""]
+        if game_rows:
+            lines += _field_tables(game, game_rows, records, games)
     reasons = forfeit_reasons(records)
     if reasons:
         lines += ["## Forfeits by reason", "", "| agent | forfeits |", "|---|---|"]
@@ -136,6 +182,64 @@ def _payoff_table(cells: list[Cell]) -> list[str]:
     return lines
 
 
+def _field_tables(game: str, rows: list[FieldRow], records: list[dict[str, Any]],
+                  games: dict[str, Any]) -> list[str]:
+    lines = [
+        "| field | agent | seats | n | value (mean ± 95% CI) | return (mean ± 95% CI) "
+        "| win rate (± 95% CI) | forfeits | ms/move |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        forfeits = ", ".join(f"{k} {v}" for k, v in r.forfeits.most_common()) or "0"
+        win, win_ci = r.win_rate
+        lines.append(
+            f"| {field_label(r.field)} | {short_spec(r.agent)} | {r.seats_per_match} | {r.n} "
+            f"| {_unsigned_ci(*r.value)} | {_ci(*r.payoff)} | {_unsigned_ci(win, win_ci)} "
+            f"| {forfeits} | {r.ms_per_move:.1f} |")
+    lines.append("")
+    # value by seat: does a seat favour whoever sits in it?
+    n = games[game]["num_players"]
+    if n > 1:
+        span = utility_range(games, game)
+        sums: dict[tuple, list[float]] = {}
+        for record in records:
+            if record.get("field") and record["game"] == game and "error" not in record:
+                for seat, spec in enumerate(record["seats"]):
+                    acc = sums.setdefault((tuple(record["field"]), spec, seat), [0.0, 0])
+                    acc[0] += rank_value(record["returns"], seat, span)
+                    acc[1] += 1
+        lines += ["Value by seat (mean over the matches where the agent sat there):", "",
+                  "| field | agent | " + " | ".join(f"P{s}" for s in range(n)) + " |",
+                  "|---|---|" + "---:|" * n]
+        for r in rows:
+            cells = []
+            for seat in range(n):
+                total, count = sums.get((r.field, r.agent, seat), (0.0, 0))
+                cells.append(f"{total / count:.2f} ({count})" if count else "–")
+            lines.append(f"| {field_label(r.field)} | {short_spec(r.agent)} | "
+                         + " | ".join(cells) + " |")
+        lines.append("")
+    return lines
+
+
+def _unsigned_ci(value: float, half_width: float | None) -> str:
+    return f"{value:.3f}" + (f" ± {half_width:.3f}" if half_width is not None else "")
+
+
+def _write_fields_csv(path: Path, rows: list[FieldRow]) -> None:
+    columns = ["game", "field", "agent", "seats_per_match", "n", "value", "value_ci95",
+               "payoff", "payoff_ci95", "win_rate", "win_rate_ci95", "forfeits",
+               "ms_per_move"]
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=columns)
+        writer.writeheader()
+        for row in rows:
+            data = row.summary()
+            data["field"] = ";".join(data["field"])
+            data["forfeits"] = ";".join(f"{r}:{n}" for r, n in sorted(data["forfeits"].items()))
+            writer.writerow(data)
+
+
 def _write_csv(path: Path, cells: list[Cell]) -> None:
     rows = [c.summary() for c in cells]
     columns = ["game", "agent", "opponent", "seat", "n", "wins", "losses", "draws",
@@ -150,8 +254,3 @@ def _write_csv(path: Path, cells: list[Cell]) -> None:
             for key in ("forfeits_us", "forfeits_them"):
                 row[key] = ";".join(f"{r}:{n}" for r, n in sorted(row[key].items()))
             writer.writerow(row)
-
-
-def safe_name(text: str) -> str:
-    """A file-name-safe version of a game or agent spec."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_") or "x"

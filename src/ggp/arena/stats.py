@@ -17,6 +17,14 @@ in the other seats. Records are grouped by (game, agent, opponent, seat) into a
 * the agent's mean time per move.
 
 Matches whose game failed (records with ``"error"``) are only counted in ``errors``.
+
+**Fields** (matches of a tournament with ``fields``: several different agents at one
+table, rotated through every seat permutation) are also summarised per agent over all the
+seats it held, by :func:`field_rows`: mean return, win rate and seed 001's per-player
+value (:func:`rank_value`), each with a 95% confidence interval over matches.
+
+**One-player games** have no "them": a match is a win when the return reaches the game's
+maximum utility, a loss at its minimum, a draw in between (see :func:`outcome`).
 """
 
 from __future__ import annotations
@@ -25,7 +33,8 @@ import math
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
 Z95 = 1.959964
@@ -39,15 +48,15 @@ class Cell:
     agent: str
     opponent: str
     seat: int
-    returns_us: list[float] = field(default_factory=list)
-    returns_them: list[float] = field(default_factory=list)
+    returns_us: list[float] = dataclass_field(default_factory=list)
+    returns_them: list[float] = dataclass_field(default_factory=list)
     wins: int = 0
     losses: int = 0
     draws: int = 0
     wins_by_forfeit: int = 0
     losses_by_forfeit: int = 0
-    forfeits_us: Counter = field(default_factory=Counter)
-    forfeits_them: Counter = field(default_factory=Counter)
+    forfeits_us: Counter = dataclass_field(default_factory=Counter)
+    forfeits_them: Counter = dataclass_field(default_factory=Counter)
     moves: int = 0
     move_seconds: float = 0.0
 
@@ -106,22 +115,71 @@ def mean_ci(values: list[float]) -> tuple[float, float | None]:
     return mean, Z95 * statistics.stdev(values) / math.sqrt(len(values))
 
 
-def outcome(returns: list[float], seat: int) -> str:
-    """``"win"``, ``"draw"`` or ``"loss"`` of ``seat`` given a match's returns."""
-    best_other = max(r for s, r in enumerate(returns) if s != seat)
+def outcome(returns: list[float], seat: int,
+            utility_range: tuple[float, float] | None = None) -> str:
+    """``"win"``, ``"draw"`` or ``"loss"`` of ``seat`` given a match's returns.
+
+    With other players: a win is a strictly highest return, a draw a tie for the highest.
+    In a one-player game the return is judged against the game's ``utility_range``
+    (min, max): a win at the maximum, a loss at the minimum, a draw in between (without a
+    range: above, at or below zero).
+    """
+    others = [r for s, r in enumerate(returns) if s != seat]
+    if not others:
+        low, high = utility_range or (0.0, 0.0)
+        mine = returns[seat]
+        if mine >= high and (mine > 0 or utility_range is not None):
+            return "win"
+        return "loss" if mine <= low and (mine < 0 or utility_range is not None) else "draw"
+    best_other = max(others)
     if returns[seat] > best_other:
         return "win"
     return "draw" if returns[seat] == best_other else "loss"
 
 
+def rank_value(returns: list[float], seat: int,
+               utility_range: tuple[float, float] | None = None) -> float:
+    """Seed 001's per-player value of ``seat`` in one match, in [0, 1].
+
+    The players are ranked by return (higher is better; tied players share the mean of
+    the ranks they span) and rank ``k`` of ``N`` is worth ``(N - k) / (N - 1)``: 1 for
+    the sole winner, 0 for the sole loser, linear in between. Equivalently, the share of
+    the other players this seat beat, a tie counting one half:
+    ``(#{q: r_q < r_p} + #{q != p: r_q = r_p} / 2) / (N - 1)``. This is Ludii's rank
+    utility ``1 - 2 (k - 1) / (N - 1)`` mapped from [-1, 1] to [0, 1]. A one-player game
+    has no ranks: its value is the return scaled to [0, 1] by ``utility_range``.
+    """
+    mine, n = returns[seat], len(returns)
+    if n == 1:
+        if utility_range is None or utility_range[1] <= utility_range[0]:
+            raise ValueError("a one-player game's value needs its utility range")
+        low, high = utility_range
+        return (mine - low) / (high - low)
+    beaten = sum(r < mine for r in returns)
+    tied = sum(r == mine for r in returns) - 1
+    return (beaten + tied / 2) / (n - 1)
+
+
 def opponent_label(seats: list[str], seat: int) -> str:
     """The other seats' agents: the agent spec if all are the same, else joined by '+'."""
     others = sorted({spec for s, spec in enumerate(seats) if s != seat})
-    return "+".join(others)
+    return "+".join(others) or "(alone)"
 
 
-def tabulate(records: Iterable[dict[str, Any]]) -> tuple[list[Cell], int]:
-    """Group match records into cells; returns the cells (sorted) and the error count."""
+def utility_range(games: dict[str, Any] | None, game: str) -> tuple[float, float] | None:
+    """(min, max) utility of ``game`` from the stored game metadata, if known."""
+    meta = (games or {}).get(game)
+    if not meta or "min_utility" not in meta:
+        return None
+    return float(meta["min_utility"]), float(meta["max_utility"])
+
+
+def tabulate(records: Iterable[dict[str, Any]],
+             games: dict[str, Any] | None = None) -> tuple[list[Cell], int]:
+    """Group match records into cells; returns the cells (sorted) and the error count.
+
+    ``games`` (the stored metadata by game spec) gives one-player games their utility
+    range for W/L/D."""
     cells: dict[tuple, Cell] = {}
     errors = 0
     for record in records:
@@ -129,20 +187,23 @@ def tabulate(records: Iterable[dict[str, Any]]) -> tuple[list[Cell], int]:
             errors += 1
             continue
         returns, seats, forfeit = record["returns"], record["seats"], record.get("forfeit")
+        span = utility_range(games, record["game"])
         for seat, agent in enumerate(seats):
             key = (record["game"], agent, opponent_label(seats, seat), seat)
             cell = cells.get(key) or cells.setdefault(key, Cell(*key))
-            _add(cell, returns, seat, forfeit)
+            _add(cell, returns, seat, forfeit, span)
             cell.moves += record["moves"][seat]
             cell.move_seconds += record["moves"][seat] * record["move_seconds_mean"][seat]
     return [cells[k] for k in sorted(cells)], errors
 
 
-def _add(cell: Cell, returns: list[float], seat: int, forfeit: dict | None) -> None:
+def _add(cell: Cell, returns: list[float], seat: int, forfeit: dict | None,
+         utility_range: tuple[float, float] | None) -> None:
     others = [r for s, r in enumerate(returns) if s != seat]
     cell.returns_us.append(returns[seat])
-    cell.returns_them.append(statistics.fmean(others))
-    result = outcome(returns, seat)
+    if others:  # one-player games have no "them"
+        cell.returns_them.append(statistics.fmean(others))
+    result = outcome(returns, seat, utility_range)
     we_forfeit = forfeit is not None and forfeit["player"] == seat
     they_forfeit = forfeit is not None and not we_forfeit
     if result == "win":
@@ -175,3 +236,93 @@ def forfeit_reasons(records: Iterable[dict[str, Any]]) -> dict[str, Counter]:
         if forfeit:
             reasons[record["seats"][forfeit["player"]]][forfeit["reason"]] += 1
     return dict(reasons)
+
+
+# --------------------------------------------------------------------- fields
+@dataclass
+class FieldRow:
+    """One agent of one field in one game, over all its seats and matches.
+
+    Each finished match gives one observation per agent: the mean, over the seats the
+    agent held in that match (a field may list an agent twice), of its return, its
+    seed 001 value (:func:`rank_value`) and its win indicator (strictly highest return).
+    Confidence intervals are over matches, so two seats of one agent in one match are
+    not counted as independent.
+    """
+
+    game: str
+    field: tuple[str, ...]
+    agent: str
+    seats_per_match: int
+    values: list[float] = dataclass_field(default_factory=list)
+    returns: list[float] = dataclass_field(default_factory=list)
+    wins: list[float] = dataclass_field(default_factory=list)
+    forfeits: Counter = dataclass_field(default_factory=Counter)
+    moves: int = 0
+    move_seconds: float = 0.0
+
+    @property
+    def n(self) -> int:
+        return len(self.values)
+
+    @property
+    def value(self) -> tuple[float, float | None]:
+        return mean_ci(self.values)
+
+    @property
+    def payoff(self) -> tuple[float, float | None]:
+        return mean_ci(self.returns)
+
+    @property
+    def win_rate(self) -> tuple[float, float | None]:
+        return mean_ci(self.wins)
+
+    @property
+    def ms_per_move(self) -> float:
+        return 1000.0 * self.move_seconds / self.moves if self.moves else math.nan
+
+    def summary(self) -> dict[str, Any]:
+        value, value_ci = self.value
+        payoff, payoff_ci = self.payoff
+        win, win_ci = self.win_rate
+        return {
+            "game": self.game, "field": list(self.field), "agent": self.agent,
+            "seats_per_match": self.seats_per_match, "n": self.n,
+            "value": value, "value_ci95": value_ci, "payoff": payoff,
+            "payoff_ci95": payoff_ci, "win_rate": win, "win_rate_ci95": win_ci,
+            "forfeits": dict(self.forfeits), "ms_per_move": self.ms_per_move,
+        }
+
+
+def field_rows(records: Iterable[dict[str, Any]],
+               games: dict[str, Any] | None = None) -> list[FieldRow]:
+    """Per (game, field, agent) rows of the field matches among ``records`` (records
+    with a ``"field"``), in the order fields and agents are listed."""
+    rows: dict[tuple, FieldRow] = {}
+    for record in records:
+        if "error" in record or not record.get("field"):
+            continue
+        field, returns, seats = tuple(record["field"]), record["returns"], record["seats"]
+        span = utility_range(games, record["game"])
+        forfeit = record.get("forfeit")
+        for agent in dict.fromkeys(field):
+            held = [s for s, spec in enumerate(seats) if spec == agent]
+            key = (record["game"], field, agent)
+            row = rows.get(key) or rows.setdefault(
+                key, FieldRow(record["game"], field, agent, len(held)))
+            row.values.append(statistics.fmean(rank_value(returns, s, span) for s in held))
+            row.returns.append(statistics.fmean(returns[s] for s in held))
+            row.wins.append(statistics.fmean(
+                outcome(returns, s, span) == "win" for s in held))
+            if forfeit is not None and forfeit["player"] in held:
+                row.forfeits[forfeit["reason"]] += 1
+            for s in held:
+                row.moves += record["moves"][s]
+                row.move_seconds += record["moves"][s] * record["move_seconds_mean"][s]
+    return list(rows.values())
+
+
+def field_label(field: Iterable[str]) -> str:
+    """A field for display: its agents in order, repeats as ``×k``."""
+    counts = Counter(field)
+    return " · ".join(short_spec(a) + (f" ×{k}" if k > 1 else "") for a, k in counts.items())

@@ -13,6 +13,12 @@ robin; a single agent plays itself); otherwise every agent meets every opponent
 (one-vs-field). In each pairing the first ("focal") agent takes every seat in turn and
 the other seats are filled with the opponent, so in two-player games both agents play
 both seats.
+
+Fields: a field is a list of agent specs, one per seat (repeats allowed), played in every
+game with that many players. Each round seats the field in every permutation of its
+positions (``n!`` matches for ``n`` seats, so every listed agent holds every seat equally
+often); ``matches`` is the number of rounds. A field listing an agent twice plays
+seatings that look alike twice, with different seeds, which keeps the rounds balanced.
 """
 
 from __future__ import annotations
@@ -43,7 +49,10 @@ class TournamentConfig:
         games: game specs (registered names or model files).
         agents: agent specs; with ``opponents`` empty they play a round robin.
         opponents: agent specs every agent meets (one-vs-field).
-        matches: matches per pairing, per game and per seat of the focal agent.
+        fields: tables of agent specs, one per seat (repeats allowed), each played in
+            every game with that many players, rotated through every seat permutation.
+        matches: matches per pairing, per game and per seat of the focal agent; for a
+            field, rounds of all its seat permutations.
         seed: tournament seed; each match's seed is derived from it and the match key.
         sandbox: run every agent in a sandboxed worker (file agents always are).
         move_seconds: time per move (sandboxed agents are killed at it; in-process agents
@@ -59,7 +68,7 @@ class TournamentConfig:
     """
 
     games: tuple[str, ...]
-    agents: tuple[str, ...]
+    agents: tuple[str, ...] = ()
     opponents: tuple[str, ...] = ()
     matches: int = 100
     seed: int = 0
@@ -69,17 +78,34 @@ class TournamentConfig:
     network: bool = False
     max_steps: int = 100_000
     legal_actions: bool = False
+    fields: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("games", "agents", "opponents"):  # tuples, duplicates dropped
             object.__setattr__(self, name, tuple(dict.fromkeys(getattr(self, name))))
-        if not self.games or not self.agents:
-            raise TournamentError("A tournament needs at least one game and one agent.")
+        # fields keep their repeated agents; a field listed twice is played once
+        object.__setattr__(self, "fields",
+                           tuple(dict.fromkeys(tuple(f) for f in self.fields)))
+        if self.opponents and not self.agents:
+            raise TournamentError("--opponent needs --agent (the agents that meet them).")
+        if not self.games or not (self.agents or self.fields):
+            raise TournamentError(
+                "A tournament needs at least one game and one agent or field.")
+        if any(not f for f in self.fields):
+            raise TournamentError("A field needs at least one agent.")
         if self.matches < 1:
             raise TournamentError("--matches must be at least 1.")
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+        data = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+        data["fields"] = [list(f) for f in self.fields]
+        if not self.fields:  # so tournaments without fields keep their stored form and hash
+            del data["fields"]
+        return data
+
+    def specs(self) -> set[str]:
+        """Every agent spec the tournament uses."""
+        return {*self.agents, *self.opponents, *(a for f in self.fields for a in f)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TournamentConfig:
@@ -98,9 +124,9 @@ class MatchTask:
     game: str
     seats: tuple[str, ...]
     seed: int
-    focal: str
-    opponent: str
-    focal_seat: int
+    focal: str | None
+    opponent: str | None
+    focal_seat: int | None
     index: int
     sandboxed: tuple[bool, ...]
     move_seconds: float | None
@@ -109,6 +135,16 @@ class MatchTask:
     max_steps: int
     trajectory: bool = True
     legal_actions: bool = False
+    field: tuple[str, ...] = ()
+    seat_order: tuple[int, ...] = ()  # field matches: the field position in each seat
+
+    def labels(self) -> dict[str, Any]:
+        """What identifies the match in its results line besides game, seats and seed."""
+        if self.field:
+            return {"field": list(self.field), "seat_order": list(self.seat_order),
+                    "index": self.index}
+        return {"focal": self.focal, "opponent": self.opponent,
+                "focal_seat": self.focal_seat, "index": self.index}
 
 
 def match_seed(tournament_seed: int, key: str) -> int:
@@ -121,6 +157,8 @@ def pairings(config: TournamentConfig) -> list[tuple[str, str]]:
     """(focal, opponent) pairs: round robin, or every agent against every opponent."""
     if config.opponents:
         return list(itertools.product(config.agents, config.opponents))
+    if not config.agents:
+        return []
     if len(config.agents) == 1:
         return [(config.agents[0], config.agents[0])]
     return list(itertools.combinations(config.agents, 2))
@@ -133,21 +171,32 @@ def schedule(config: TournamentConfig, num_players: dict[str, int],
     ``num_players`` maps each game spec to its number of players.
     """
     tasks = []
+
+    def add(key: str, game: str, seats: tuple[str, ...], index: int, **labels) -> None:
+        tasks.append(MatchTask(
+            key=key, game=game, seats=seats, seed=match_seed(config.seed, key),
+            index=index, sandboxed=tuple(_needs_worker(config, s) for s in seats),
+            move_seconds=config.move_seconds, memory_mb=config.memory_mb,
+            network=config.network, max_steps=config.max_steps, trajectory=trajectories,
+            legal_actions=config.legal_actions, **labels))
+
     for game in config.games:
         n = num_players[game]
         for focal, opponent in pairings(config):
             for seat in range(n):
                 seats = tuple(focal if s == seat else opponent for s in range(n))
                 for index in range(config.matches):
-                    key = json.dumps([game, focal, opponent, seat, index])
-                    tasks.append(MatchTask(
-                        key=key, game=game, seats=seats, seed=match_seed(config.seed, key),
-                        focal=focal, opponent=opponent, focal_seat=seat, index=index,
-                        sandboxed=tuple(_needs_worker(config, s) for s in seats),
-                        move_seconds=config.move_seconds, memory_mb=config.memory_mb,
-                        network=config.network, max_steps=config.max_steps,
-                        trajectory=trajectories, legal_actions=config.legal_actions,
-                    ))
+                    add(json.dumps([game, focal, opponent, seat, index]), game, seats,
+                        index, focal=focal, opponent=opponent, focal_seat=seat)
+        for field in config.fields:
+            if len(field) != n:
+                continue
+            # rounds outermost: a tournament cut short has whole, seat-balanced rounds
+            for index in range(config.matches):
+                for order in itertools.permutations(range(n)):
+                    add(json.dumps([game, list(field), list(order), index]), game,
+                        tuple(field[i] for i in order), index, focal=None, opponent=None,
+                        focal_seat=None, field=field, seat_order=order)
     return tasks
 
 
@@ -164,13 +213,29 @@ def _needs_worker(config: TournamentConfig, spec: str) -> bool:
 
 
 def check_config(config: TournamentConfig) -> dict[str, dict[str, Any]]:
-    """Check every game and agent spec before anything runs; returns game metadata."""
-    for spec in {*config.agents, *config.opponents}:
+    """Check every game and agent spec before anything runs; returns game metadata.
+
+    Every field must fit (have as many agents as players) at least one game, and every
+    game must have something to play: a pairing or a field that fits it."""
+    for spec in sorted(config.specs()):
         check_agent_spec(spec)
     games = {}
     for game in config.games:
         model = load_model(game)
         games[game] = {"name": model.name, **model.metadata.to_dict()}
+    sizes = {meta["num_players"] for meta in games.values()}
+    for field in config.fields:
+        if len(field) not in sizes:
+            raise TournamentError(
+                f"The field {','.join(field)} has {len(field)} agents, but no game has "
+                f"{len(field)} players (the games have {', '.join(map(str, sorted(sizes)))})"
+                "; a field lists one agent per seat.")
+    if not config.agents:
+        for game, meta in games.items():
+            if not any(len(f) == meta["num_players"] for f in config.fields):
+                raise TournamentError(
+                    f"{game} has {meta['num_players']} players and no field of that size; "
+                    "add one, or leave the game out.")
     return games
 
 
@@ -213,8 +278,7 @@ def run_match_task(task: MatchTask) -> tuple[dict[str, Any], dict[str, Any] | No
     started = time.perf_counter()
     record: dict[str, Any] = {
         "key": task.key, "game": task.game, "seats": list(task.seats), "seed": task.seed,
-        "focal": task.focal, "opponent": task.opponent, "focal_seat": task.focal_seat,
-        "index": task.index,
+        **task.labels(),
     }
     agents: list[Agent] = []
     trajectory = None

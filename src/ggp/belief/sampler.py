@@ -198,6 +198,37 @@ SAMPLERS = {
 }
 
 
+class PooledSampler(BeliefSampler):
+    """At most ``size`` determinizations per decision: the first ``size`` draws come from
+    ``sampler``, every later draw is one of them, uniformly. Each draw is still a sample
+    of the inner belief (from the empirical distribution of ``size`` of its samples), but
+    a searcher pays for at most ``size`` inner draws per move (for ``model``: a
+    ``resample_history`` plus a validating replay each, most of an ISMCTS simulation's
+    cost in the card games, docs/cards_table.md), and the belief is ``pooled``, so ISMCTS
+    reuses what it derived from a state. The price: fewer distinct worlds per search."""
+
+    name = "pooled"
+
+    def __init__(self, sampler: BeliefSampler, size: int) -> None:
+        if size < 1:
+            raise GGPError(f"a belief pool needs at least one state, not {size}")
+        super().__init__(sampler.model)
+        self.sampler, self.size = sampler, size
+
+    def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
+        inner = self.sampler.belief(history, player, rng).sample
+        pool: list[State] = []
+        size = self.size
+
+        def draw(r: random.Random) -> State:
+            if len(pool) < size:
+                pool.append(inner(r))
+                return pool[-1]
+            return pool[r.randrange(size)]
+
+        return Belief(draw, pooled=True)
+
+
 def make_sampler(model: WorldModel, kind: str = "auto") -> BeliefSampler:
     """The sampler called ``kind`` (see the module table) for ``model``."""
     if kind == "auto":

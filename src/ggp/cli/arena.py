@@ -41,13 +41,19 @@ def split_specs(values: list[str]) -> list[str]:
 def arena(
     game: list[str] = typer.Option(..., "--game", "-g", help="Game spec(s); repeat or "
                                    "separate with commas. 'ggp games' lists them."),
-    agent: list[str] = typer.Option(..., "--agent", "-a", help="Agent spec(s), e.g. random, "
+    agent: list[str] = typer.Option([], "--agent", "-a", help="Agent spec(s), e.g. random, "
                                     "mcts:sims=200, or path/to/agent.py:key=value."),
     opponent: list[str] = typer.Option([], "--opponent", "-o", help="Opponent spec(s): "
                                        "every agent meets every opponent. Without "
                                        "opponents the agents play a round robin."),
+    field: list[str] = typer.Option([], "--field", "-f", help="A table of agents, one per "
+                                    "seat, comma-separated (repeats allowed), e.g. "
+                                    "ismcts,clairvoyant,random,random; rotated through every "
+                                    "seat permutation in every game with that many players. "
+                                    "Repeat for more fields."),
     matches: int = typer.Option(100, "--matches", "-n", help="Matches per pairing, game "
-                                "and seat."),
+                                "and seat; for fields, rounds of all seat permutations "
+                                "(n! matches each)."),
     seed: int = typer.Option(0, help="Tournament seed (every match's seed derives from it)."),
     out: str = typer.Option("", help="Results directory (default: runs/arena-<hash of the "
                             "settings but --matches>, so the same command resumes the same "
@@ -88,10 +94,11 @@ def arena(
 
     config = TournamentConfig(
         games=split_specs(game), agents=split_specs(agent), opponents=split_specs(opponent),
-        matches=matches, seed=seed, sandbox=sandbox, move_seconds=move_seconds,
-        memory_mb=memory_mb, network=network, legal_actions=legal_actions,
+        fields=[tuple(split_specs([f])) for f in field], matches=matches, seed=seed,
+        sandbox=sandbox, move_seconds=move_seconds, memory_mb=memory_mb, network=network,
+        legal_actions=legal_actions,
     )
-    check_config(config)  # bad specs fail here, before the progress display starts
+    games = check_config(config)  # bad specs fail here, before the progress display starts
     out_dir = Path(out or default_out_dir(config.to_dict()))
     console.print(f"[bold]Tournament[/] → {out_dir}")
     progress = Progress(
@@ -100,6 +107,7 @@ def arena(
         console=console,
     )
     scores: dict[str, Counter] = defaultdict(Counter)
+    values: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
     task_id = progress.add_task("matches", total=None, score="")
 
     def started(total: int, already_done: int) -> None:
@@ -108,8 +116,13 @@ def arena(
         progress.update(task_id, total=total, completed=already_done)
 
     def finished(record: dict) -> None:
-        _score(scores, record)
-        progress.update(task_id, advance=1, score=_score_text(scores))
+        if record.get("field"):
+            _value(values, record, games)
+            text = _value_text(values)
+        else:
+            _score(scores, record, games)
+            text = _score_text(scores)
+        progress.update(task_id, advance=1, score=text)
 
     try:
         with progress:
@@ -149,15 +162,16 @@ def default_out_dir(config: dict) -> str:
     return f"runs/arena-{digest}"
 
 
-def _score(scores: dict[str, Counter], record: dict) -> None:
+def _score(scores: dict[str, Counter], record: dict, games: dict) -> None:
     """Running W/L/D (and forfeits) of each focal agent, for the progress bar."""
-    from ggp.arena.stats import outcome
+    from ggp.arena.stats import outcome, utility_range
 
     if "error" in record:
         scores["errors"]["E"] += 1
         return
     counter = scores[record["focal"]]
-    counter[outcome(record["returns"], record["focal_seat"])[0].upper()] += 1
+    span = utility_range(games, record["game"])
+    counter[outcome(record["returns"], record["focal_seat"], span)[0].upper()] += 1
     forfeit = record.get("forfeit")
     if forfeit and forfeit["player"] == record["focal_seat"]:
         counter["F"] += 1
@@ -172,6 +186,32 @@ def _score_text(scores: dict[str, Counter]) -> str:
             parts.append(f"{agent} {c['W']}W/{c['L']}L/{c['D']}D"
                          + (f" ({c['F']} forfeits)" if c["F"] else ""))
     return " · ".join(parts)
+
+
+def _value(values: dict[str, list[float]], record: dict, games: dict) -> None:
+    """Running mean seed 001 value of every field agent (each seat it held), for the
+    progress bar."""
+    from ggp.arena.stats import rank_value, utility_range
+
+    if "error" in record:
+        values["game errors"][1] += 1
+        return
+    span = utility_range(games, record["game"])
+    for seat, spec in enumerate(record["seats"]):
+        values[spec][0] += rank_value(record["returns"], seat, span)
+        values[spec][1] += 1
+
+
+def _value_text(values: dict[str, list[float]]) -> str:
+    from ggp.arena.stats import short_spec
+
+    parts = []
+    for agent, (total, count) in list(values.items())[:5]:
+        if agent == "game errors":
+            parts.append(f"game errors {count}")
+        else:
+            parts.append(f"{short_spec(agent)} {total / count:.2f}")
+    return "value " + " · ".join(parts)
 
 
 def register(app: typer.Typer) -> None:

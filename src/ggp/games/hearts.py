@@ -145,17 +145,21 @@ class Hearts:
         return state["pass_dir"] if self.openspiel else 1
 
     def _phase(self, state) -> str:
+        # Called several times per move by every search and replay, so the cheapest tests
+        # come first. In reachable states the deck is dealt out completely (52 = 4 x 13)
+        # before anything else happens, and the pass phase ends with the exchange.
+        tricks = state["tricks"]
+        if tricks:
+            return "play" if len(tricks) < HAND else "over"
         if self.openspiel and state["pass_dir"] is None:
             return "direction"
-        if state["deck"] and sum(len(h) for h in state["hands"]) + _passed(state) < N * HAND:
+        if state["deck"]:
             return "deal"
-        if (self._offset(state) and _passed(state) < N * PASS and not state["tricks"]
-                and not _exchanged(state)):
+        if self._offset(state) and _passed(state) < N * PASS:
             return "pass"
-        return "play" if len(state["tricks"]) < HAND else "over"
+        return "play"
 
-    def get_current_player(self, state):
-        phase = self._phase(state)
+    def _player(self, state, phase: str) -> int:
         if phase in ("direction", "deal"):
             return CHANCE
         if phase == "pass":
@@ -165,6 +169,9 @@ class Hearts:
         trick = state["trick"]
         return (trick["leader"] + len(trick["cards"])) % N
 
+    def get_current_player(self, state):
+        return self._player(state, self._phase(state))
+
     def get_player_name(self, player_id):
         return {CHANCE: "chance", TERMINAL: "terminal"}.get(player_id, f"player {player_id}")
 
@@ -173,7 +180,8 @@ class Hearts:
         hand = state["hands"][player]
         cards = state["trick"]["cards"]
         if cards:
-            follow = [c for c in hand if suit(c) == suit(cards[0])]
+            led = cards[0][-1]  # suit(), inlined: this runs at every step of every rollout
+            follow = [c for c in hand if c[-1] == led]
             if follow:
                 return follow
             if self.openspiel and not state["tricks"]:
@@ -183,13 +191,13 @@ class Hearts:
             return ["2C"]
         if state["hearts_broken"]:
             return list(hand)
-        return [c for c in hand if suit(c) != "H"] or list(hand)
+        return [c for c in hand if c[-1] != "H"] or list(hand)
 
     def get_legal_actions(self, state):
-        player = self.get_current_player(state)
-        if player == TERMINAL:
-            return []
         phase = self._phase(state)
+        if phase == "over":
+            return []
+        player = self._player(state, phase)
         if phase == "direction":
             return list(DIRECTIONS)
         if phase == "deal":
@@ -201,14 +209,15 @@ class Hearts:
     # -------------------------------------------------------------- transitions
     def apply_action(self, state, action):
         new = _copy(state)
-        if action in DIRECTIONS and self._phase(state) == "direction":
+        phase = self._phase(state)
+        if action in DIRECTIONS and phase == "direction":
             new["pass_dir"] = DIRECTIONS[action]
             return new
         verb, card = action.split(" ")
-        player = self.get_current_player(state)
+        player = self._player(state, phase)
         if verb == "Deal":
             new["deck"].remove(card)
-            receiver = sum(len(h) for h in state["hands"]) % N
+            receiver = (len(DECK) - len(state["deck"])) % N  # cards dealt so far
             new["hands"][receiver] = sorted(new["hands"][receiver] + [card])
             if not new["deck"] and not self._offset(new):
                 self._set_first_leader(new)

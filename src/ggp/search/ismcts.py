@@ -122,6 +122,8 @@ class ISMCTS:
 
     def search(self, history: ObsActionHistory, player: int) -> InfoNode:
         """Search from ``player``'s decision point ``history[-1]``; returns the root node."""
+        # the time limit covers the whole move, building the belief included
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         belief = self.sampler.belief(history, player, self.rng)
         # The root's observation as the model itself builds it (the history may have
         # passed through JSON, turning tuples into lists, which trusted lookups by == see).
@@ -132,7 +134,6 @@ class ISMCTS:
             root = trees[player].child(None, root_obs, self.ops.model.trusted)
         else:
             root = trees[player]
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         self._run(belief.sample, belief.pooled, trees, deadline)
         return root
 

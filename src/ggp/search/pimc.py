@@ -12,6 +12,7 @@ state, so PIMC never values gathering information and never fears giving it away
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 
 from ggp.belief.sampler import BeliefSampler
@@ -29,7 +30,8 @@ class PIMC:
         evaluator: leaf evaluator for the inner searches (default 10 random rollouts).
         determinizations: number of sampled states searched.
         simulations: total simulations, split evenly over the determinizations.
-        time_limit: total seconds, split evenly (optional).
+        time_limit: total seconds per move (optional), belief building and sampling
+            included: each search gets an equal share of the time still left.
         uct_c, rng: as for :class:`MCTS`.
     """
 
@@ -49,6 +51,7 @@ class PIMC:
             raise ValueError("determinizations must be at least 1")
         self.sampler = sampler
         self.determinizations = determinizations
+        self.time_limit = time_limit
         self.rng = rng or random.Random()
         self.mcts = MCTS(
             model,
@@ -61,9 +64,13 @@ class PIMC:
 
     def action_values(self, history: ObsActionHistory, player: int) -> dict[Action, list[float]]:
         """``action -> [visits, summed return]`` over all determinized searches."""
+        started = time.perf_counter()
         belief = self.sampler.belief(history, player, self.rng)
         totals: dict[Action, list[float]] = {}
-        for _ in range(self.determinizations):
+        for k in range(self.determinizations):
+            if self.time_limit is not None:  # an equal share of what is left
+                left = self.time_limit - (time.perf_counter() - started)
+                self.mcts.time_limit = max(left, 0.0) / (self.determinizations - k)
             root = self.mcts.search(belief.sample(self.rng))
             for action, child in root.children.items():
                 t = totals.setdefault(action, [0, 0.0])
