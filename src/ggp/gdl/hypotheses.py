@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 
 from ggp.core.errors import BeliefError
-from ggp.ggpnet.game import MatchGame, MatchState
+from ggp.gdl.match import MatchGame, MatchState
 
 Record = tuple[tuple[str, tuple[str, ...]], ...]  # ((move, sorted percepts), ...) per step
 _JOINT_TRIES = 256  # joint moves tried per hypothesis and step before giving up on it

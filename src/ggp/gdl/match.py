@@ -1,6 +1,7 @@
-"""The rules of one match as the protocol sees them: roles, joint moves, percepts, goals.
+"""The rules of one match as GDL sees them: roles, joint moves, percepts, goals.
 
-Both sides of the protocol use this thin layer over a GDL reasoner (the grounded engine
+Both sides of the GGP protocol (:mod:`ggp.ggpnet`) and the GDL-II belief
+(:mod:`ggp.gdl.hypotheses`, also used by the world-model adapter) use this thin layer over a GDL reasoner (the grounded engine
 when the game grounds, else the compiled one: :func:`ggp.gdl.grounded.make_reasoner`):
 the game manager to run the match, the player to follow it. States are the engine's own
 (a bitset or a frozenset of fluents; :meth:`MatchGame.fluents` reads either). Moves and
