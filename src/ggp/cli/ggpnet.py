@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-console = Console(soft_wrap=True)
+console = Console(soft_wrap=True, emoji=False)  # file:100:5 must not become an emoji
 
 
 def serve(

@@ -20,7 +20,8 @@ Mapping (documented in docs/gdl.md):
   returns are the goals, utility range 0..100, nothing rescaled.
 
 The rules are evaluated by the grounded reasoner (:mod:`ggp.gdl.grounded`, bitset states)
-when the game grounds within its limits, else by the compiled reasoner; JSON states are
+when the game grounds within its limits and is measured faster, else by the compiled
+reasoner (:func:`ggp.gdl.grounded.make_reasoner`); JSON states are
 converted to the engine's states at the boundary (and remembered).
 """
 
@@ -54,7 +55,7 @@ def parse_description(text: str, source: str = "", syntax: str = "auto") -> Desc
         return parse_kif(text, source)
     if syntax == "infix":
         return parse_infix(text, source)
-    raise ValueError(f"unknown GDL syntax {syntax!r} (expected kif, infix or auto)")
+    raise ModelLoadError(f"unknown GDL syntax {syntax!r} (expected kif, infix or auto)")
 
 
 def _first_significant(text: str) -> str:
@@ -83,7 +84,7 @@ class GDLGame:
         self.desc = desc
         self.name = name
         self.gdl_ii = gdl_ii
-        # "auto": grounded when possible (see ggp.gdl.grounded.make_reasoner)
+        # "auto": the engine measured faster (see ggp.gdl.grounded.make_reasoner)
         self.engine = make_reasoner(desc.rules, engine)
         roles = self.engine.roles
         self.roles = roles
@@ -113,7 +114,8 @@ class GDLGame:
             source=f"GDL{'-II' if gdl_ii else ''} description {name}",
             extra={"roles": list(roles), "gdl_ii": gdl_ii, "utility": "GDL goals 0..100",
                    "engine": self.engine.engine,
-                   "why_not_grounded": self.engine.why_not_grounded},
+                   "why_not_grounded": self.engine.why_not_grounded,
+                   "engine_speeds": self.engine.engine_speeds},
         )
 
     # ------------------------------------------------------------------ conversions
@@ -390,7 +392,7 @@ def load_gdl_text(text: str, *, name: str = "gdl", syntax: str = "auto",
                   gdl_ii: bool | None = None, source: str = "",
                   engine: str = "auto") -> WorldModel:
     """A world model from GDL text (KIF or infix). ``gdl_ii`` None means: GDL-II when the
-    rules use ``sees``/``percept``. ``engine``: "auto" (grounded when the game grounds,
+    rules use ``sees``/``percept``. ``engine``: "auto" (the engine measured faster when the game grounds,
     else compiled), "grounded" or "compiled" (see :func:`ggp.gdl.grounded.make_reasoner`;
     the choice is in ``metadata.extra["engine"]``). Raises GDLSyntaxError /
     GDLValidationError (GGPErrors with line and column) for malformed or invalid

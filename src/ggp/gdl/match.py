@@ -2,7 +2,8 @@
 
 Both sides of the GGP protocol (:mod:`ggp.ggpnet`) and the GDL-II belief
 (:mod:`ggp.gdl.hypotheses`, also used by the world-model adapter) use this thin layer over a GDL reasoner (the grounded engine
-when the game grounds, else the compiled one: :func:`ggp.gdl.grounded.make_reasoner`):
+when the game grounds and is measured faster, else the compiled one:
+:func:`ggp.gdl.grounded.make_reasoner`):
 the game manager to run the match, the player to follow it. States are the engine's own
 (a bitset or a frozenset of fluents; :meth:`MatchGame.fluents` reads either). Moves and
 percepts are canonical KIF texts (what :func:`ggp.gdl.terms.to_kif` prints), the same
