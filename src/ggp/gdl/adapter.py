@@ -95,6 +95,7 @@ class GDLGame:
         self._term: dict = {}   # KIF text -> ground term
         self._states: dict = {}  # tuple of fluent texts -> the engine's state
         self._legal_memo: dict = {}
+        self._actions_memo: dict = {}
         self._terminal_memo: dict = {}
         self._beliefs: dict[str, PlayerBelief] = {}  # GDL-II: per player role
         start = {"step": 0, "true": self._texts(self.engine.decode(self.engine.initial_state())),
@@ -141,6 +142,12 @@ class GDLGame:
         several times about the same state)."""
         return _remember(self._legal_memo, fluents, self.engine.legal_moves)
 
+    def _actions(self, fluents, role: str) -> dict:
+        """``{KIF text: move term}`` of ``role``'s legal moves, in the engine's order,
+        remembered per state (random's deal in some games has thousands of moves)."""
+        return _remember(self._actions_memo, (fluents, role), lambda key: {
+            self.text(m): m for m in self._legal(fluents)[role]})
+
     def _terminal(self, fluents) -> bool:
         return _remember(self._terminal_memo, fluents, self.engine.is_terminal)
 
@@ -167,7 +174,7 @@ class GDLGame:
         role = self._decider(state)
         if role is None:
             return []
-        return [self.text(m) for m in self._legal(self.fluents(state))[role]]
+        return list(self._actions(self.fluents(state), role))
 
     def get_chance_outcomes(self, state: State) -> list[tuple[str, float]]:
         actions = self.get_legal_actions(state)
@@ -177,7 +184,7 @@ class GDLGame:
         role = self._decider(state)
         if role is None:
             raise IllegalActionError(f"no move is possible in a terminal state (got {action!r})")
-        legal = {self.text(m): m for m in self._legal(self.fluents(state))[role]}
+        legal = self._actions(self.fluents(state), role)
         if action not in legal:
             try:  # accept other spellings of the same move, e.g. "(MARK 1 1)"
                 action = self.text(parse_kif_term(action))
