@@ -331,7 +331,7 @@ class PlayerBelief:
     would not be deciding now (terminal, or a single legal move) are skipped."""
 
     def __init__(self, game: GDLGame, role: str, size: int = 48, keep: int = 4,
-                 seconds: float = 60.0) -> None:
+                 seconds: float = 20.0) -> None:
         from ggp.gdl.match import MatchGame
 
         self.game = game
@@ -343,6 +343,7 @@ class PlayerBelief:
                                reasoner=game.engine)
         self.trackers: list = []
         self._states: tuple = (None, -1, [])  # (tracker, record length, JSON states)
+        self._failed: tuple = (None, -1)  # (tracker, record length) of a failed search
 
     def sample(self, obs: dict) -> State:
         states = self.states(obs)
@@ -366,8 +367,12 @@ class PlayerBelief:
             return states
         for move, percepts in record[len(tracker.record):]:
             tracker.observe(move, percepts)
+        if self._failed == (tracker, len(record)):  # do not search again for this view
+            raise BeliefError(f"no state consistent with what {self.role} has seen in "
+                              f"{len(record)} steps was found")
         hypotheses = tracker.ensure(time.monotonic() + self.seconds)
         if not tracker.exact:
+            self._failed = (tracker, len(record))
             raise BeliefError(f"no state consistent with what {self.role} has seen in "
                               f"{len(record)} steps was found in {self.seconds:.0f}s")
         game, engine = self.game, self.game.engine
