@@ -127,8 +127,9 @@ def measure_speeds(engines: dict, seconds: float, seed: int = 0) -> dict[str, fl
     reversi), or hide that it never ends (stratego meets new joint moves all game). So its
     steps that generate are timed apart, the number of distinct joint moves met is
     extrapolated to the horizon as a power of the steps (the exponent from the race's two
-    halves: near 0 when the moves repeat, 1 when every step meets a new one), and the
-    generation cost is spread over the horizon."""
+    halves: near 0 when the moves repeat, 1 when every step meets a new one; at most the
+    number of joint moves the ground program allows), and the generation cost is spread
+    over the horizon."""
     runs = {name: _Playouts(reasoner, seed) for name, reasoner in engines.items()}
     for i in range(_RACE_SLICES):
         for run in runs.values():
@@ -198,6 +199,9 @@ class _Playouts:
             growth = math.log(self.gens / gens1) / math.log(self.steps / steps1)
             growth = min(1.0, max(0.0, growth))
         gens = self.gens * (max(horizon, self.steps) / self.steps) ** growth
+        # never more functions than there are joint moves (the product of the roles'
+        # possible moves): a small game's warm-up ends however fast it grew in the race
+        gens = min(gens, max(self.gens, self.reasoner.joint_move_count()))
         return 1.0 / (per_step + per_gen * gens / max(horizon, self.steps))
 
 
@@ -303,6 +307,10 @@ class GroundedReasoner:
                                 f"{size} characters of code (limit {max_chars})")
 
     # ------------------------------------------------------------------ moves
+    def joint_move_count(self) -> int:
+        """How many joint moves there can be at most (each role's possible moves)."""
+        return math.prod(len(self._moves.get(r, ())) or 1 for r in self.roles)
+
     def has_joint_function(self, joint: dict) -> bool:
         """Whether ``next_state`` has its function for ``joint`` already (else it generates it)."""
         return tuple([joint[r] for r in self.roles]) in self._next_fns
