@@ -3,7 +3,7 @@
 For every game file: the engine ``load_gdl_model`` picks (and the steps per CPU second it
 measured for each engine), the wall and CPU seconds of one ``ggp play`` match of a search
 player at ``--sims`` simulations (ISMCTS on imperfect-information games, MCTS otherwise)
-against random (alone in one-player games), and of ``ggp check GAME --games N``. Each
+against random players in the other seats, and of ``ggp check GAME --games N``. Each
 command runs as its own process with a wall-clock limit; the exact commands are printed.
 
     python bench/gdl_matches.py /work/shared/gdl/imperfect/*.gdl
@@ -68,8 +68,7 @@ def main() -> None:
         engine = extra["engine"] + (
             f" ({speeds['grounded']:,.0f} / {speeds['compiled']:,.0f})" if speeds else "")
         search = "mcts" if meta.perfect_information else "ismcts"
-        players = f"{search}:sims={args.sims}:rollouts=1" + (
-            ",random" if meta.num_players > 1 else "")
+        players = f"{search}:sims={args.sims}:rollouts=1" + ",random" * (meta.num_players - 1)
         play = ggp + ["play", str(path), "-p", players, "--seed", "1"]
         status, wall, cpu, last = timed(play, args.limit)
         match = f"{wall:.1f} ({cpu:.1f})" + ("" if status == "ok" else f" {status} {last[:50]}")
@@ -79,7 +78,7 @@ def main() -> None:
             status, wall, cpu, last = timed(cmd, args.limit)
             check = f"{wall:.1f} ({cpu:.1f})" + ("" if status == "ok" else f" {status} {last[:50]}")
         print(f"| {path.name} | {engine} | {match} | {check} |", flush=True)
-    print(f"\nmatch: ggp play GAME -p SEARCH:sims={args.sims}:rollouts=1[,random] --seed 1 "
+    print(f"\nmatch: ggp play GAME -p SEARCH:sims={args.sims}:rollouts=1[,random...] --seed 1 "
           f"(SEARCH: ismcts for imperfect information, else mcts); check: ggp check GAME "
           f"--games {args.check_games}")
 
