@@ -192,7 +192,8 @@ def main() -> None:
         if grounded is None:
             gr = f"{'-':>10}{'-':>9}{'-':>10}{'-':>16}{'-':>17}"
         else:
-            gr = (f"{g_rate:>10.2f}{g_rate / fast_rate:>8.2f}x{g_rate / slow_rate:>9.1f}x"
+            vs_naive = f"{g_rate / slow_rate:>9.1f}x" if slow_rate else f"{'-':>10}"
+            gr = (f"{g_rate:>10.2f}{g_rate / fast_rate:>8.2f}x{vs_naive}"
                   f"{java_ratio(g_rate, JAVA_PROVER, game, 15, 2)}"
                   f"{java_ratio(g_rate, JAVA_PROPNET, game, 16, 3)}")
         print(f"{game:<14}{gr[:10]}{fast_rate:>10.2f}{mark}{slow_rate:>9.3f}{gr[10:]}"
