@@ -243,3 +243,12 @@ def test_adapter_on_the_grounded_engine_matches_the_compiled_engine(name):
             assert actions == slow.legal_actions(b)
             move = rng.choice(actions)
             a, b = fast.apply(a, move), slow.apply(b, move)
+
+
+def test_the_race_ends_on_a_game_that_is_over_at_once():
+    """A game terminal in its initial state: the race's playouts make no move at all and
+    must still stop at their CPU budget (it looped forever)."""
+    rules = parse_kif("(role a) (init p) (legal a go) (<= (next p) (true p)) "
+                      "(<= terminal (true p)) (goal a 100)").rules
+    r = make_reasoner(rules, race_seconds=0.02)
+    assert r.engine_speeds and r.engine == max(r.engine_speeds, key=r.engine_speeds.get)

@@ -166,6 +166,9 @@ class _Playouts:
                 if r.is_terminal(self.state):
                     r.goals(self.state)
                     self.state = None
+                    self.steps += 1  # counts as a step (a game may end at once)
+                    if time.thread_time() >= end:
+                        break
                     continue
                 legal = r.legal_moves(self.state)
                 joint = {role: rng.choice(moves) for role, moves in legal.items()}
