@@ -10,6 +10,13 @@ Java prover and naive Java propnet numbers on this machine kind (shared/research
     python bench/gdl_playouts.py --seconds 3 ticTacToe connectFour
     python bench/gdl_playouts.py --seconds 3 --adapter ticTacToe   # + through the world model
     python bench/gdl_playouts.py --corpus /work/shared/gdl/imperfect --naive-seconds 3 backgammon
+    GGPBASE_DIR=/path/to/ggp-base python bench/gdl_playouts.py --clock cpu --java GAMES...
+
+``--java`` measures ggp-base's ProverStateMachine in the same run (``bench/java/
+ProverPlayouts.java``, compiled with javac against the ggp-base source tree in GGPBASE_DIR:
+its ``src/main/java`` and ``lib/``; nothing of it is kept here), CPU time of its thread
+after a 1 s warm-up, and prints the engine ``make_reasoner`` picks over it as a ratio.
+Games may also be given as paths.
 """
 
 from __future__ import annotations
@@ -17,6 +24,8 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -86,9 +95,38 @@ def model_playouts(path: Path, engine: str, seconds: float) -> float:
 
 
 def game_file(corpus: Path, game: str) -> Path:
-    """``corpus/game.kif``, or ``.gdl`` (the GDL-II folder's extension)."""
+    """``game`` if it is a file, else ``corpus/game.kif``, or ``.gdl`` (the GDL-II folder's
+    extension)."""
+    if Path(game).is_file():
+        return Path(game)
     kif = corpus / f"{game}.kif"
     return kif if kif.exists() else corpus / f"{game}.gdl"
+
+
+def build_java_prover(ggpbase: Path) -> list[str]:
+    """javac ProverPlayouts.java against the ggp-base tree; the ``java`` command to run it."""
+    source = Path(__file__).parent / "java" / "ProverPlayouts.java"
+    jars = [str(j) for j in sorted((ggpbase / "lib").rglob("*.jar")) if "sources" not in j.name]
+    out = Path(tempfile.mkdtemp(prefix="ggp-prover-"))
+    classpath = os.pathsep.join([str(out), *jars])
+    subprocess.run(["javac", "-nowarn", "-d", str(out), "-cp", classpath, "-sourcepath",
+                    str(ggpbase / "src" / "main" / "java"), str(source)], check=True,
+                   capture_output=True)
+    return ["java", "-Xmx2g", "-XX:+UseSerialGC", "-cp", classpath, "ProverPlayouts"]
+
+
+def java_prover_rate(java: list[str], path: Path, seconds: float) -> tuple[float, str]:
+    """Playouts per CPU second of ggp-base's prover on ``path`` ('' or an error)."""
+    try:
+        done = subprocess.run(java + [str(path), str(seconds), "1"], capture_output=True,
+                              text=True, timeout=60 + 10 * seconds)
+    except subprocess.TimeoutExpired:
+        return 0.0, "timed out"
+    try:
+        playouts, _steps, cpu = done.stdout.split()
+        return int(playouts) / float(cpu), ""
+    except ValueError:
+        return 0.0, (done.stderr.strip().splitlines() or ["failed"])[-1][:80]
 
 
 def java_ratio(rate: float, java: dict, game: str, width: int, digits: int) -> str:
@@ -111,7 +149,14 @@ def main() -> None:
     parser.add_argument("--adapter", action="store_true",
                         help="also time playouts through the world model (load_gdl_model) "
                         "with each engine")
+    parser.add_argument("--java", action="store_true",
+                        help="also measure ggp-base's Java prover in this run (GGPBASE_DIR)")
     args = parser.parse_args()
+    java = None
+    if args.java:
+        if not os.environ.get("GGPBASE_DIR"):
+            parser.error("--java needs GGPBASE_DIR: a ggp-base source tree (src/main/java, lib/)")
+        java = build_java_prover(Path(os.environ["GGPBASE_DIR"]))
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     print(f"clock: {args.clock}")
@@ -147,13 +192,21 @@ def main() -> None:
         if grounded is None:
             gr = f"{'-':>10}{'-':>9}{'-':>10}{'-':>16}{'-':>17}"
         else:
-            gr = (f"{g_rate:>10.2f}{g_rate / fast_rate:>8.2f}x{g_rate / slow_rate:>9.1f}x"
+            vs_naive = f"{g_rate / slow_rate:>9.1f}x" if slow_rate else f"{'-':>10}"
+            gr = (f"{g_rate:>10.2f}{g_rate / fast_rate:>8.2f}x{vs_naive}"
                   f"{java_ratio(g_rate, JAVA_PROVER, game, 15, 2)}"
                   f"{java_ratio(g_rate, JAVA_PROPNET, game, 16, 3)}")
         print(f"{game:<14}{gr[:10]}{fast_rate:>10.2f}{mark}{slow_rate:>9.3f}{gr[10:]}"
               f"{java_ratio(fast_rate, JAVA_PROPNET, game, 18, 3)}   (build: grounded {ground_build:.2f}s,"
               f" compiled {build:.2f}s; depth {depth:.0f})"
               + (f"  [not grounded: {reason}]" if reason else ""), flush=True)
+        if java is not None:
+            chosen = make_reasoner(rules)  # the engine "auto" picks (it races both)
+            rate = g_rate if chosen.engine == "grounded" else fast_rate
+            j_rate, error = java_prover_rate(java, path, args.seconds)
+            print(f"{'':<14}auto engine: {chosen.engine} {rate:.2f} playouts/s; Java prover "
+                  + (f"{j_rate:.2f} playouts/s CPU (same run): {rate / j_rate:.2f}x" if j_rate
+                     else f"failed: {error}"), flush=True)
         if args.adapter:
             rates = {e: model_playouts(path, e, args.seconds) for e in ("auto", "compiled")}
             print(f"{'':<14}world model: auto engine {rates['auto']:.2f}, compiled engine "

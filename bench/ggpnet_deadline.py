@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from ggp.ggpnet.choosers import RandomChooser, SearchChooser
-from ggp.ggpnet.game import load_match_game
+from ggp.gdl.match import load_match_game
 from ggp.ggpnet.manager import MatchConfig, run_match
 from ggp.ggpnet.player import GGPPlayer
 from ggp.ggpnet.transport import GGPServer

@@ -9,7 +9,7 @@ from ggp.check import check_model
 from ggp.core.model import load_model
 from ggp.core.protocol import CHANCE, TERMINAL, canonical_json
 from ggp.gdl.adapter import load_gdl_text
-from ggp.gdl.infosets import belief_sampler, information_set, sample_state
+from ggp.gdl.infosets import fluent_sets, information_set
 from ggp.games import tic_tac_toe
 
 from gdl_corpus import FILES, HEAVY, REJECTED, path
@@ -160,37 +160,71 @@ def test_montyhall_host_choice_is_chance():
 def test_montyhall_information_set_gives_two_thirds_for_switching():
     monty, s0, s, _ = monty_after(1, 2)
     history = [(monty.observation(s0, 0), "(choose 1)"), (monty.observation(s, 0), None)]
-    belief = {tuple(st["true"]): p for st, p in information_set(monty, 0, history)}
+    belief = {tuple(st["true"]): p for st, p in information_set(monty, history, 0)}
     assert belief == pytest.approx({
         ("(car 1)", "(chosen 1)", "(closed 1)", "(closed 2)", "(step 3)"): 1 / 3,
         ("(car 2)", "(chosen 1)", "(closed 1)", "(closed 2)", "(step 3)"): 2 / 3})
-    rng = random.Random(5)
-    sampler = belief_sampler(monty)
-    for _ in range(10):
-        state = sampler(history, 0, rng)
-        assert tuple(state["true"]) in belief
-        assert monty.observation(state, 0) == history[-1][0]
-    assert tuple(monty.resample_state(history, 0)["true"]) in belief
+    random.seed(5)
+    drawn = [monty.resample_state(history, 0) for _ in range(300)]
+    assert all(tuple(st["true"]) in belief and monty.observation(st, 0) == history[-1][0]
+               for st in drawn)
+    # the kept hypotheses weigh the doors as Bayes does (a 48-state sample: roughly)
+    share = sum("(car 2)" in st["true"] for st in drawn) / len(drawn)
+    assert 0.5 < share < 0.85
 
 
-def test_sampled_states_are_consistent_in_krieg_tictactoe():
-    model = load_model(str(path("kriegTTT_4x4.gdl")))
+@pytest.mark.parametrize("name", ["kriegTTT_4x4.gdl", "blind_breakthrough_5x5.gdl"])
+def test_resample_state_keeps_its_belief_across_decisions(name):
+    """Along a match, every drawn state is consistent with the player's view, lies in the
+    exact information set while that is small enough, and the player's belief is advanced
+    (one tracker per player and match) instead of re-filtered from the initial state."""
+    from ggp.core.errors import BeliefError
+
+    model = load_model(str(path(name)))
+    game = model.namespace
     rng = random.Random(2)
-    for _ in range(2):
-        state, histories = model.initial_state(), {0: [], 1: []}
-        for _ in range(6):
-            if model.is_terminal(state):
-                break
+    random.seed(2)
+    for match in range(2):
+        state, histories, decisions = model.initial_state(), {0: [], 1: []}, 0
+        while not model.is_terminal(state) and decisions < 8:
             p = model.current_player(state)
+            if p == CHANCE:
+                state = model.apply(state, model.sample_chance(state, rng))
+                continue
+            history = histories[p] + [(model.observation(state, p), None)]
+            samples = [model.resample_state(history, p) for _ in range(20)]
+            assert all(model.current_player(s) == p
+                       and model.observation(s, p) == history[-1][0] for s in samples)
+            try:
+                exact = {tuple(s["true"]) for s, _ in information_set(model, history, p,
+                                                                       max_states=3000)}
+            except BeliefError:
+                exact = None
+            if exact is not None:
+                assert tuple(state["true"]) in exact
+                assert {tuple(s["true"]) for s in samples} <= exact
+            belief = game._beliefs[game.players[p]]
+            tracker = belief._tracker([(m, tuple(ps)) for m, ps in history[-1][0]["history"]])
+            assert tracker is not None and len(tracker.record) == state["step"]
             action = rng.choice(model.legal_actions(state))
-            histories[p].append((model.observation(state, p), action))
+            histories[p].append((history[-1][0], action))
             state = model.apply(state, action)
-        p = model.current_player(state)
-        if p < 0:
-            continue
-        history = histories[p] + [(model.observation(state, p), None)]
-        sample = sample_state(model, p, history, rng)
-        assert model.observation(sample, p) == model.observation(state, p)
+            decisions += 1
+        # a new match starts a new tracker; the old one is kept for a while
+        assert len(game._beliefs[game.players[0]].trackers) == match + 1
+
+
+def test_resample_state_fills_pending_moves_in_simultaneous_gdl():
+    model = load_model(str(path("connectFourSimultaneous.kif")))
+    s0 = model.initial_state()
+    s1 = model.apply(s0, model.legal_actions(s0)[0])
+    p = model.current_player(s1)
+    assert p == 1 and len(s1["pending"]) == 1
+    history = [(model.observation(s1, p), None)]
+    random.seed(0)
+    seen = {tuple(model.resample_state(history, p)["pending"].items()) for _ in range(60)}
+    assert len(seen) > 1  # the other role's hidden choice is drawn, not copied
+    assert all(len(pending) == 1 for pending in seen)
 
 
 def test_infix_game_loads_and_plays():
@@ -219,12 +253,28 @@ def test_blind_tictactoe_information_sets_after_one_round():
     model, s0, s = _blind_round("(mark 2 2)", "(mark 1 1)", "(tiebreak x)")
     assert model.observation(s, 0)["history"] == [["(mark 2 2)", ["ok"]]]
     history = [(model.observation(s0, 0), "(mark 2 2)"), (model.observation(s, 0), None)]
-    states = information_set(model, 0, history)
+    states = information_set(model, history, 0)
     assert len(states) == 9
     assert all("(cell 2 2 x)" in st["true"] for st, _ in states)
     # white sees nothing: black won the centre on the coin, a single state
     model, s0, s = _blind_round("(mark 2 2)", "(mark 2 2)", "(tiebreak o)")
     assert model.observation(s, 0)["history"] == [["(mark 2 2)", []]]
     history = [(model.observation(s0, 0), "(mark 2 2)"), (model.observation(s, 0), None)]
-    (only, p), = information_set(model, 0, history)
+    (only, p), = information_set(model, history, 0)
     assert p == pytest.approx(1.0) and "(cell 2 2 o)" in only["true"]
+
+
+def test_information_set_states_are_counted_by_fluent_sets():
+    """White sees "ok" for the centre, then nothing for a corner: 16 complete states that
+    differ in black's moves, but only 8 distinct positions (black's marks collide)."""
+    model, s0, s1 = _blind_round("(mark 2 2)", "(mark 1 1)", "(tiebreak x)")
+    s2 = model.apply(model.apply(s1, "(mark 1 1)"), "(mark 1 2)")  # black holds 1 1
+    s2 = model.apply(s2, model.legal_actions(s2)[0])  # the coin, unused here
+    view = [(model.observation(s0, 0), "(mark 2 2)"), (model.observation(s1, 0), "(mark 1 1)"),
+            (model.observation(s2, 0), None)]
+    assert [h[1] for h in view[-1][0]["history"]] == [["ok"], []]
+    states = information_set(model, view, 0)
+    positions = fluent_sets(states)
+    assert len(positions) < len(states)
+    assert sum(positions.values()) == pytest.approx(1.0)
+    assert {tuple(s["true"]) for s, _ in states} == set(positions)

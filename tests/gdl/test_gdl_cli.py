@@ -27,5 +27,26 @@ def test_convert_kif_to_infix_and_back(tmp_path, capsys):
 def test_stats_and_bad_file(capsys):
     assert main(["gdl", "stats", str(path("nim1.kif")), "--seconds", "0.2"]) == 0
     out = capsys.readouterr().out
-    assert "playouts/s" in out and "reasoner: grounded" in out
+    assert "playouts/s" in out and "measured at load" in out
+    assert "reasoner: grounded" in out or "reasoner: compiled" in out
     assert main(["gdl", "validate", "/no/such/file.kif"]) == 2
+
+
+def test_stats_seconds_is_a_limit_even_inside_a_playout(tmp_path, capsys):
+    """A game whose single playout outlasts --seconds: stats stops anyway."""
+    long_game = tmp_path / "count.kif"
+    long_game.write_text("(role a) (init (c 0)) (legal a go) (<= (next (c ?y)) (true (c ?x)) "
+                         "(succ ?x ?y)) (<= terminal (true (c 5000))) (goal a 100) "
+                         + " ".join(f"(succ {i} {i + 1})" for i in range(5000)))
+    assert main(["gdl", "stats", str(long_game), "--seconds", "0.05"]) == 0
+    assert "no random playout finished" in capsys.readouterr().out
+
+
+def test_positions_print_as_numbers_not_emoji(tmp_path, capsys):
+    """rich would turn ':100:' into an emoji; a warning on line 100 keeps its position."""
+    game = tmp_path / "g.kif"
+    game.write_text("(role a)\n" + ";\n" * 98 + "(<= (goal a 100) (undefinedthing a))\n"
+                    "(legal a go) terminal\n")
+    main(["gdl", "validate", str(game)])
+    out = capsys.readouterr().out
+    assert "g.kif:100:18: warning: relation 'undefinedthing/1' is used but never defined" in out

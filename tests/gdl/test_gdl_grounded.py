@@ -111,7 +111,7 @@ def test_the_edge_case_files_are_all_grounded():
     if len(names) != 22:
         pytest.skip("the shared reasoner edge cases are not all present")
     for name in names:
-        assert make_reasoner(rules_of(path(name))).engine == "grounded", name
+        assert make_reasoner(rules_of(path(name)), engine="grounded").engine == "grounded", name
 
 
 # ---------------------------------------------------------------------- fallback
@@ -130,8 +130,34 @@ def test_a_game_too_big_for_the_limits_falls_back_with_a_reason():
                            (GroundingLimits(seconds=0.0), "in time")]:
         r = make_reasoner(rules, limits=limits)
         assert r.engine == "compiled" and reason in r.why_not_grounded
-    assert make_reasoner(rules).engine == "grounded"
+    assert make_reasoner(rules, engine="grounded").engine == "grounded"
     assert make_reasoner(rules, engine="compiled").engine == "compiled"
+
+
+def test_auto_keeps_the_engine_measured_faster():
+    """"auto" races both engines on a game that grounds and keeps the one with more
+    steps per CPU second; the speeds are reported and remembered per rule set."""
+    rules = rules_of(path("ticTacToe.kif"))
+    r = make_reasoner(rules)
+    speeds = r.engine_speeds
+    assert set(speeds) == {"grounded", "compiled"} and min(speeds.values()) > 0
+    assert r.engine == max(speeds, key=speeds.get)
+    assert (r.why_not_grounded is None) == (r.engine == "grounded")
+    assert make_reasoner(rules).engine_speeds == speeds  # remembered, not raced again
+    assert make_reasoner(rules, engine="grounded").engine_speeds is None
+
+
+def test_an_engine_that_fails_loses_the_race():
+    from ggp.gdl.grounded import measure_speeds
+
+    rules = rules_of(path("ticTacToe.kif"))
+
+    class Broken(CompiledReasoner):
+        def next_state(self, state, joint):
+            raise RuntimeError("broken")
+
+    speeds = measure_speeds({"ok": CompiledReasoner(rules), "broken": Broken(rules)}, 0.05)
+    assert speeds["broken"] == 0 and speeds["ok"] > 0
 
 
 def test_backgammon_grounds_but_its_per_move_code_is_too_big():
@@ -199,7 +225,7 @@ def test_unknown_engine_and_never_legal_moves_are_reported():
 @pytest.mark.parametrize("name", ["ticTacToe.kif", "connectFourSimultaneous.kif",
                                   "montyhall.gdl", "kriegTTT_4x4.gdl", "mastermind2x3.kif"])
 def test_adapter_on_the_grounded_engine_matches_the_compiled_engine(name):
-    fast = load_gdl_model(path(name))
+    fast = load_gdl_model(path(name), engine="grounded")
     slow = load_gdl_model(path(name), engine="compiled")
     assert fast.metadata.extra["engine"] == "grounded"
     assert slow.metadata.extra["engine"] == "compiled"
@@ -217,3 +243,12 @@ def test_adapter_on_the_grounded_engine_matches_the_compiled_engine(name):
             assert actions == slow.legal_actions(b)
             move = rng.choice(actions)
             a, b = fast.apply(a, move), slow.apply(b, move)
+
+
+def test_the_race_ends_on_a_game_that_is_over_at_once():
+    """A game terminal in its initial state: the race's playouts make no move at all and
+    must still stop at their CPU budget (it looped forever)."""
+    rules = parse_kif("(role a) (init p) (legal a go) (<= (next p) (true p)) "
+                      "(<= terminal (true p)) (goal a 100)").rules
+    r = make_reasoner(rules, race_seconds=0.02)
+    assert r.engine_speeds and r.engine == max(r.engine_speeds, key=r.engine_speeds.get)

@@ -258,7 +258,7 @@ def _chain(previous: str, action, observation) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def reference_information_set(model: WorldModel, player: int, history: list
+def reference_information_set(model: WorldModel, history: list, player: int
                               ) -> list[tuple[State, float]]:
     """Every state of a reference game consistent with ``player``'s obs-action history,
     with its probability: chance as the model says, other players uniform over their

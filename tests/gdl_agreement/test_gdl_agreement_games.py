@@ -119,8 +119,8 @@ def test_blind_tic_tac_toe_information_sets_are_equal():
     def compare(player, ref_view, gdl_view, _state):
         if len(ref_view) > 3:
             return
-        ref_set = reference_information_set(ref, player, ref_view)
-        gdl_set = information_set(gdl, player, gdl_view)
+        ref_set = reference_information_set(ref, ref_view, player)
+        gdl_set = information_set(gdl, gdl_view, player)
         assert same_belief(ref_set, gdl_set, blind_ref_key, blind_gdl_key), ref_view
         checked.append(len(ref_set))
 
@@ -144,11 +144,11 @@ def test_a_biased_coin_changes_the_information_sets():
     def compare(player, ref_view, gdl_view, _state):
         if len(ref_view) <= 2:
             try:
-                gdl_set = information_set(biased, player, gdl_view)
+                gdl_set = information_set(biased, gdl_view, player)
             except BeliefError:  # the biased game cannot even produce this view
                 differ.append(ref_view)
                 return
-            ref_set = reference_information_set(ref, player, ref_view)
+            ref_set = reference_information_set(ref, ref_view, player)
             if not same_belief(ref_set, gdl_set, blind_ref_key, blind_gdl_key):
                 differ.append(ref_view)
 

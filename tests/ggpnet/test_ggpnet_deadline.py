@@ -4,7 +4,7 @@ The full 100-move run with the strict clock is bench/ggpnet_deadline.py."""
 
 from ggpnet_helpers import gdl_file, quick_player, running
 
-from ggp.ggpnet.game import load_match_game
+from ggp.gdl.match import load_match_game
 from ggp.ggpnet.manager import MatchConfig, run_match
 from ggp.ggpnet.player import GGPPlayer
 

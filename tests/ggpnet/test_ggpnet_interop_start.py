@@ -13,7 +13,7 @@ import pytest
 from ggpnet_helpers import gdl_file, quick_player
 
 from ggp.ggpnet import player as player_module
-from ggp.ggpnet.game import load_match_game
+from ggp.gdl.match import load_match_game
 from ggp.ggpnet.messages import rules_list, start_message
 
 HELD = 1_000_000  # the generation-2 threshold while a match holds the collector

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from ggp.cli.main import main as cli_main
 from ggp.core.errors import GGPError
-from ggp.ggpnet.game import load_match_game
+from ggp.gdl.match import load_match_game
 from ggp.ggpnet.manager import LOCAL_RANDOM, MatchConfig, run_match
 from ggp.ggpnet.messages import rules_list, start_message
 from ggp.ggpnet.transport import send_message

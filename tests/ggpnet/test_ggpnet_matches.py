@@ -12,7 +12,7 @@ from ggp.arena.report import write_report
 from ggp.arena.stats import tabulate
 from ggp.arena.store import read_records
 from ggp.core.errors import GGPError
-from ggp.ggpnet.game import load_match_game
+from ggp.gdl.match import load_match_game
 from ggp.ggpnet.manager import LOCAL_RANDOM, MatchConfig, arena_row, run_match, run_series
 from ggp.ggpnet.player import GGPPlayer
 from ggp.ggpnet.transport import send_message

@@ -12,8 +12,8 @@ from ggp.core.protocol import TERMINAL
 from ggp.gdl.adapter import load_gdl_model
 from ggp.gdl.infosets import information_set
 from ggp.gdl.terms import to_kif
-from ggp.ggpnet.game import load_match_game
-from ggp.ggpnet.hypotheses import HypothesisTracker
+from ggp.gdl.match import load_match_game
+from ggp.gdl.hypotheses import HypothesisTracker
 from ggp.ggpnet.messages import rules_list, start_message
 from ggp.ggpnet.player import _QuietGC
 
@@ -116,7 +116,7 @@ def test_hypotheses_lie_in_the_exact_information_set(name, role, decisions):
                 tracker.observe(move, percepts)
             sampled = {tuple(sorted(to_kif(f) for f in game.fluents(h.state)))
                        for h in tracker.ensure()}
-            exact = {tuple(s["true"]) for s, _ in information_set(model, me, history)}
+            exact = {tuple(s["true"]) for s, _ in information_set(model, history, me)}
             assert sampled and sampled <= exact
             assert tuple(state["true"]) in exact
             action = rng.choice(model.legal_actions(state))

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from ggp.core.errors import ModelLoadError
 
-console = Console(soft_wrap=True)
+console = Console(soft_wrap=True, emoji=False)  # file:100:5 must not become an emoji
 gdl_app = typer.Typer(help="GDL / GDL-II descriptions: validate, convert KIF <-> infix, stats.",
                       no_args_is_help=True)
 
@@ -92,20 +92,34 @@ def stats(
     reasoner, rng = game.engine, random.Random(seed)
     console.print(f"reasoner: {reasoner.engine}" + (
         f" (not grounded: {reasoner.why_not_grounded})" if reasoner.why_not_grounded else ""))
-    playouts, steps, goal_sums = 0, 0, [0.0] * len(game.roles)
-    deadline = time.perf_counter() + seconds
+    if reasoner.engine_speeds:
+        console.print("measured at load (steps per CPU second over a match-length horizon): "
+                      + ", ".join(f"{name} {speed:,.0f}"
+                                  for name, speed in reasoner.engine_speeds.items()))
+    playouts, steps, finished_steps, goal_sums = 0, 0, 0, [0.0] * len(game.roles)
     started = time.perf_counter()
-    while time.perf_counter() < deadline or playouts == 0:
-        state = reasoner.initial_state()
-        while not reasoner.is_terminal(state):
-            legal = reasoner.legal_moves(state)
-            state = reasoner.next_state(state, {r: rng.choice(m) for r, m in legal.items()})
-            steps += 1
-        goal_sums = [a + b for a, b in zip(goal_sums, reasoner.goals(state))]
-        playouts += 1
+    deadline = started + seconds
+    state = None
+    while time.perf_counter() < deadline:  # checked every step: --seconds is a real limit
+        if state is None:
+            state = reasoner.initial_state()
+        if reasoner.is_terminal(state):
+            goal_sums = [a + b for a, b in zip(goal_sums, reasoner.goals(state))]
+            playouts += 1
+            finished_steps = steps
+            state = None
+            continue
+        legal = reasoner.legal_moves(state)
+        state = reasoner.next_state(state, {r: rng.choice(m) for r, m in legal.items()})
+        steps += 1
     elapsed = time.perf_counter() - started
+    if not playouts:
+        console.print(f"no random playout finished in {elapsed:.2f}s ({steps} steps, "
+                      f"{steps / elapsed:.1f} steps/s)")
+        return
     console.print(f"{playouts} random playouts in {elapsed:.2f}s: {playouts / elapsed:.1f} "
-                  f"playouts/s, {steps / elapsed:.0f} steps/s, mean depth {steps / playouts:.1f}")
+                  f"playouts/s, {steps / elapsed:.0f} steps/s, mean depth "
+                  f"{finished_steps / playouts:.1f}")
     console.print("mean goals: " + ", ".join(
         f"{r}={g / playouts:.1f}" for r, g in zip(game.roles, goal_sums)))
 

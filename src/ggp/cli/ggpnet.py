@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-console = Console(soft_wrap=True)
+console = Console(soft_wrap=True, emoji=False)  # file:100:5 must not become an emoji
 
 
 def serve(
@@ -65,7 +65,7 @@ def manage(
 ) -> None:
     """Run matches between HTTP players; write JSON match records and results.jsonl."""
     from ggp.core.errors import GGPError
-    from ggp.ggpnet.game import load_match_game
+    from ggp.gdl.match import load_match_game
     from ggp.ggpnet.manager import MatchConfig, run_series
 
     if gdl_ii not in ("auto", "yes", "no"):

@@ -5,7 +5,7 @@ Entry points:
 * :func:`ggp.gdl.kif.parse_kif`, :func:`ggp.gdl.infix.parse_infix` -> ``Description``
 * :func:`ggp.gdl.validate.validate` / ``check`` -> located issues
 * :func:`ggp.gdl.grounded.make_reasoner`: :class:`ggp.gdl.grounded.GroundedReasoner`
-  (fastest; bitset states) when the game grounds, else
+  (bitset states) when the game grounds and is measured faster, else
   :class:`ggp.gdl.compiled.CompiledReasoner` (fast, no grounding) and
   :class:`ggp.gdl.naive.NaiveReasoner` (simple interpreter, the benchmark baseline)
 * :func:`ggp.gdl.adapter.load_gdl_model` -> :class:`ggp.core.model.WorldModel`

@@ -20,7 +20,8 @@ Mapping (documented in docs/gdl.md):
   returns are the goals, utility range 0..100, nothing rescaled.
 
 The rules are evaluated by the grounded reasoner (:mod:`ggp.gdl.grounded`, bitset states)
-when the game grounds within its limits, else by the compiled reasoner; JSON states are
+when the game grounds within its limits and is measured faster, else by the compiled
+reasoner (:func:`ggp.gdl.grounded.make_reasoner`); JSON states are
 converted to the engine's states at the boundary (and remembered).
 """
 
@@ -32,7 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ggp.core.errors import IllegalActionError, ModelError, ModelLoadError
+from ggp.core.errors import BeliefError, IllegalActionError, ModelError, ModelLoadError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, State
 from ggp.gdl.grounded import make_reasoner
@@ -54,7 +55,7 @@ def parse_description(text: str, source: str = "", syntax: str = "auto") -> Desc
         return parse_kif(text, source)
     if syntax == "infix":
         return parse_infix(text, source)
-    raise ValueError(f"unknown GDL syntax {syntax!r} (expected kif, infix or auto)")
+    raise ModelLoadError(f"unknown GDL syntax {syntax!r} (expected kif, infix or auto)")
 
 
 def _first_significant(text: str) -> str:
@@ -83,7 +84,7 @@ class GDLGame:
         self.desc = desc
         self.name = name
         self.gdl_ii = gdl_ii
-        # "auto": grounded when possible (see ggp.gdl.grounded.make_reasoner)
+        # "auto": the engine measured faster (see ggp.gdl.grounded.make_reasoner)
         self.engine = make_reasoner(desc.rules, engine)
         roles = self.engine.roles
         self.roles = roles
@@ -94,7 +95,9 @@ class GDLGame:
         self._term: dict = {}   # KIF text -> ground term
         self._states: dict = {}  # tuple of fluent texts -> the engine's state
         self._legal_memo: dict = {}
+        self._actions_memo: dict = {}
         self._terminal_memo: dict = {}
+        self._beliefs: dict[str, PlayerBelief] = {}  # GDL-II: per player role
         start = {"step": 0, "true": self._texts(self.engine.decode(self.engine.initial_state())),
                  "pending": {}}
         if gdl_ii:
@@ -112,7 +115,8 @@ class GDLGame:
             source=f"GDL{'-II' if gdl_ii else ''} description {name}",
             extra={"roles": list(roles), "gdl_ii": gdl_ii, "utility": "GDL goals 0..100",
                    "engine": self.engine.engine,
-                   "why_not_grounded": self.engine.why_not_grounded},
+                   "why_not_grounded": self.engine.why_not_grounded,
+                   "engine_speeds": self.engine.engine_speeds},
         )
 
     # ------------------------------------------------------------------ conversions
@@ -137,6 +141,12 @@ class GDLGame:
         """The engine's legal moves, remembered per state (the protocol functions ask
         several times about the same state)."""
         return _remember(self._legal_memo, fluents, self.engine.legal_moves)
+
+    def _actions(self, fluents, role: str) -> dict:
+        """``{KIF text: move term}`` of ``role``'s legal moves, in the engine's order,
+        remembered per state (random's deal in some games has thousands of moves)."""
+        return _remember(self._actions_memo, (fluents, role), lambda key: {
+            self.text(m): m for m in self._legal(fluents)[role]})
 
     def _terminal(self, fluents) -> bool:
         return _remember(self._terminal_memo, fluents, self.engine.is_terminal)
@@ -164,7 +174,7 @@ class GDLGame:
         role = self._decider(state)
         if role is None:
             return []
-        return [self.text(m) for m in self._legal(self.fluents(state))[role]]
+        return list(self._actions(self.fluents(state), role))
 
     def get_chance_outcomes(self, state: State) -> list[tuple[str, float]]:
         actions = self.get_legal_actions(state)
@@ -174,7 +184,7 @@ class GDLGame:
         role = self._decider(state)
         if role is None:
             raise IllegalActionError(f"no move is possible in a terminal state (got {action!r})")
-        legal = {self.text(m): m for m in self._legal(self.fluents(state))[role]}
+        legal = self._actions(self.fluents(state), role)
         if action not in legal:
             try:  # accept other spellings of the same move, e.g. "(MARK 1 1)"
                 action = self.text(parse_kif_term(action))
@@ -208,12 +218,33 @@ class GDLGame:
                 "pending": pending}
 
     def resample_state(self, history, player_id: int) -> State:
-        """A complete state consistent with the player's view (see ggp.gdl.infosets)."""
-        from ggp.gdl.infosets import sample_state
+        """A complete state consistent with the player's view, drawn from its belief.
 
-        model = getattr(self, "_model", None) or WorldModel(
-            self, name=self.name, trusted=True, metadata=self.METADATA)
-        return sample_state(model, player_id, history)
+        GDL-II: the player's belief is kept across calls (:class:`PlayerBelief`): each call
+        only advances it by the steps the player has seen since the last one, so a
+        searcher drawing one state per simulation pays for filtering once per decision.
+        Plain GDL: the state is the observation; the pending moves of roles that chose
+        earlier in a simultaneous step are drawn uniformly from their legal moves."""
+        obs = history[-1][0]
+        role = self.players[player_id]
+        if not self.gdl_ii:
+            return self._fill_pending({"step": obs["step"], "true": list(obs["true"]),
+                                       "pending": dict(obs["pending"])}, role)
+        belief = self._beliefs.get(role)
+        if belief is None:
+            belief = self._beliefs[role] = PlayerBelief(self, role)
+        return belief.sample(obs)
+
+    def _fill_pending(self, state: State, role: str) -> State:
+        """``state`` with a uniformly random move for every role that chooses before
+        ``role`` in the current step (sequentialized simultaneous moves)."""
+        legal = self._legal(self.fluents(state))
+        for other in self.roles:
+            if other == role:
+                break
+            if other not in state["pending"] and len(legal[other]) > 1:
+                state["pending"][other] = self.text(_random.choice(legal[other]))
+        return state
 
     # ------------------------------------------------------------------ stepping
     def _decider(self, state: State) -> str | None:
@@ -247,7 +278,7 @@ class GDLGame:
         if self.gdl_ii:
             nxt, percepts = self.engine.step(fluents, joint)
             new["history"] = {
-                r: state["history"][r] + [[self.text(joint[r]), [self.text(p) for p in percepts[r]]]]
+                r: state["history"][r] + [[self.text(joint[r]), self._texts(percepts[r])]]
                 for r in self.players}
         else:
             nxt = self.engine.next_state(fluents, joint)
@@ -287,11 +318,93 @@ class GDLGame:
         return found
 
 
+class PlayerBelief:
+    """One GDL-II player's belief, kept across the calls of ``resample_state``.
+
+    It holds :class:`ggp.gdl.hypotheses.HypothesisTracker` objects (complete states
+    consistent with the player's moves and percepts, advanced one GDL step at a time,
+    the GGP player's belief too). The player's GDL-II observation carries its whole
+    record of (move, percepts) per step, so a call finds the tracker whose record is a
+    prefix of the observed one (a match goes on) and feeds it the new steps, or starts
+    a new one (another match). The last ``keep`` trackers are kept. Draws use the
+    global :mod:`random` (seeded by the belief samplers); hypotheses in which the player
+    would not be deciding now (terminal, or a single legal move) are skipped."""
+
+    def __init__(self, game: GDLGame, role: str, size: int = 48, keep: int = 4,
+                 seconds: float = 20.0) -> None:
+        from ggp.gdl.match import MatchGame
+
+        self.game = game
+        self.role = role
+        self.size = size
+        self.keep = keep
+        self.seconds = seconds
+        self.match = MatchGame("", gdl_ii=True, name=game.name,
+                               reasoner=game.engine)
+        self.trackers: list = []
+        self._states: tuple = (None, -1, [])  # (tracker, record length, JSON states)
+        self._failed: tuple = (None, -1)  # (tracker, record length) of a failed search
+
+    def sample(self, obs: dict) -> State:
+        states = self.states(obs)
+        state = _random.choice(states)
+        state = dict(state, pending={})
+        return self.game._fill_pending(state, self.role)
+
+    def states(self, obs: dict) -> list[State]:
+        """The JSON states (without pending moves) of the hypotheses for ``obs``."""
+        from ggp.gdl.hypotheses import HypothesisTracker
+
+        record = [(move, tuple(percepts)) for move, percepts in obs["history"]]
+        tracker = self._tracker(record)
+        if tracker is None:
+            tracker = HypothesisTracker(self.match, self.role, size=self.size,
+                                        rng=_random.Random(_random.getrandbits(64)))
+            self.trackers.append(tracker)
+            del self.trackers[:-self.keep]
+        cached, length, states = self._states
+        if cached is tracker and length == len(record) and tracker.exact:
+            return states
+        for move, percepts in record[len(tracker.record):]:
+            tracker.observe(move, percepts)
+        if self._failed == (tracker, len(record)):  # do not search again for this view
+            raise BeliefError(f"no state consistent with what {self.role} has seen in "
+                              f"{len(record)} steps was found")
+        hypotheses = tracker.ensure(time.monotonic() + self.seconds)
+        if not tracker.exact:
+            self._failed = (tracker, len(record))
+            raise BeliefError(f"no state consistent with what {self.role} has seen in "
+                              f"{len(record)} steps was found in {self.seconds:.0f}s")
+        game, engine = self.game, self.game.engine
+        states = []
+        for hyp in hypotheses:
+            if engine.is_terminal(hyp.state) or len(game._legal(hyp.state)[self.role]) < 2:
+                continue
+            true = game._texts(engine.decode(hyp.state))
+            game._states.setdefault(tuple(true), hyp.state)
+            states.append({"step": len(record), "true": true, "pending": {}, "history": {
+                r: [[m, list(p)] for m, p in hyp.records[r]] for r in game.players}})
+        if not states:
+            raise BeliefError(f"no consistent state found in which {self.role} is to move")
+        self._states = (tracker, len(record), states)
+        return states
+
+    def _tracker(self, record: list):
+        """The kept tracker with the longest record that is a prefix of ``record``."""
+        best = None
+        for tracker in self.trackers:
+            n = len(tracker.record)
+            if n <= len(record) and tracker.record == record[:n] and (
+                    best is None or n > len(best.record)):
+                best = tracker
+        return best
+
+
 def load_gdl_text(text: str, *, name: str = "gdl", syntax: str = "auto",
                   gdl_ii: bool | None = None, source: str = "",
                   engine: str = "auto") -> WorldModel:
     """A world model from GDL text (KIF or infix). ``gdl_ii`` None means: GDL-II when the
-    rules use ``sees``/``percept``. ``engine``: "auto" (grounded when the game grounds,
+    rules use ``sees``/``percept``. ``engine``: "auto" (the engine measured faster when the game grounds,
     else compiled), "grounded" or "compiled" (see :func:`ggp.gdl.grounded.make_reasoner`;
     the choice is in ``metadata.extra["engine"]``). Raises GDLSyntaxError /
     GDLValidationError (GGPErrors with line and column) for malformed or invalid

@@ -49,6 +49,7 @@ class CompiledReasoner:
 
     engine = "compiled"
     why_not_grounded: str | None = None
+    engine_speeds: dict[str, float] | None = None  # set by make_reasoner's race
     semi_naive = False  # recursive strata: re-run every rule each round (see _run_semi_naive)
 
     def __init__(self, rules: list[Rule], cache_size: int = 512) -> None:

@@ -16,14 +16,19 @@ load time) that evaluate the atoms they need in dependency order:
 
 The interface is that of :class:`ggp.gdl.compiled.CompiledReasoner` with ``int`` states
 (:meth:`GroundedReasoner.encode` / :meth:`~GroundedReasoner.decode` convert from/to
-frozensets of fluents). :func:`make_reasoner` picks this engine when the game grounds
-within the limits and otherwise returns the compiled reasoner with ``why_not_grounded``
-set. Ground recursion through state-dependent relations (a view that depends on itself,
+frozensets of fluents). :func:`make_reasoner` picks this engine when the game grounds within the limits and
+races faster than the compiled reasoner, and otherwise returns the compiled reasoner with
+``why_not_grounded`` set. Ground recursion through state-dependent relations (a view that depends on itself,
 e.g. path connectivity in Hex) is not compiled: such games fall back too.
 """
 
 from __future__ import annotations
 
+import math
+import random
+import threading
+import time
+from collections import OrderedDict
 from typing import Callable
 
 from ggp.core.errors import ModelError
@@ -38,18 +43,35 @@ _MAX_JOINT_FUNCTIONS = 20_000
 _MAX_JOINT_CHARS = 40_000_000
 
 
+RACE_SECONDS = 0.25  # CPU time of this thread per engine when make_reasoner measures
+_RACE_SLICES = 5
+# the steps a game is played for, over which the grounded engine's one-off code generation
+# is spread (about one match of search: 200 simulations x 50 moves x 10 steps)
+HORIZON_STEPS = 100_000
+_RACES: "OrderedDict[tuple, dict[str, float]]" = OrderedDict()  # rules -> measured speeds
+_RACES_LOCK = threading.Lock()
+
+
 def make_reasoner(rules: list[Rule], engine: str = "auto",
-                  limits: GroundingLimits = GroundingLimits()):
-    """The fastest reasoner for ``rules``: ``engine`` "auto" (grounded when possible,
-    else compiled), "grounded" (raise :class:`NotGroundable` if impossible) or "compiled".
-    Both engines have ``engine`` ("grounded"/"compiled") and ``why_not_grounded``."""
+                  limits: GroundingLimits = GroundingLimits(),
+                  race_seconds: float = RACE_SECONDS):
+    """The fastest reasoner for ``rules``: ``engine`` "auto", "grounded" (raise
+    :class:`NotGroundable` if impossible) or "compiled".
+
+    "auto": when the game grounds within ``limits``, both engines play the same random
+    playouts for ``race_seconds`` of this thread's CPU time each (interleaved, so load
+    changes touch both alike; :func:`measure_speeds`) and the one with more steps per CPU
+    second is returned; the grounded engine's lazily generated functions are built only
+    as far as the race needs them and dropped with it when it loses. A game that does not
+    ground gets the compiled engine. Both engines have ``engine``
+    ("grounded"/"compiled"), ``why_not_grounded`` and ``engine_speeds`` (steps per CPU
+    second of each engine raced, else None). Speeds are remembered per rule set."""
     if engine not in ("auto", "grounded", "compiled"):
         raise ValueError(f"unknown GDL engine {engine!r} (expected auto, grounded or compiled)")
     if engine != "compiled":
         try:
-            reasoner = GroundedReasoner(ground(rules, limits))
-            reasoner.check_step_code(limits.max_step_chars)
-            return reasoner
+            grounded = GroundedReasoner(ground(rules, limits))
+            grounded.check_step_code(limits.max_step_chars)
         except NotGroundable as exc:
             if engine == "grounded":
                 raise
@@ -58,11 +80,132 @@ def make_reasoner(rules: list[Rule], engine: str = "auto",
             if engine == "grounded":
                 raise
             reason = f"grounding failed ({type(exc).__name__}: {exc})"
+        else:
+            if engine == "grounded":
+                return grounded
+            compiled = CompiledReasoner(rules)
+            speeds = _race(rules, limits, grounded, compiled, race_seconds)
+            if speeds["grounded"] >= speeds["compiled"]:
+                grounded.engine_speeds = speeds
+                return grounded
+            compiled.engine_speeds = speeds
+            compiled.why_not_grounded = (
+                f"the compiled engine was faster in measured playouts ({speeds['compiled']:,.0f}"
+                f" vs {speeds['grounded']:,.0f} steps per CPU second)")
+            return compiled
     else:
         reason = "the compiled engine was asked for"
     fallback = CompiledReasoner(rules)
     fallback.why_not_grounded = reason
     return fallback
+
+
+def _race(rules, limits, grounded, compiled, seconds: float) -> dict[str, float]:
+    key = (tuple(rules), limits, seconds)
+    with _RACES_LOCK:
+        found = _RACES.get(key)
+        if found is None:
+            found = _RACES[key] = measure_speeds(
+                {"grounded": grounded, "compiled": compiled}, seconds)
+            if len(_RACES) > 32:
+                _RACES.popitem(last=False)
+    return dict(found)
+
+
+def measure_speeds(engines: dict, seconds: float, seed: int = 0) -> dict[str, float]:
+    """Steps per CPU second of this thread of each engine, on the same random playouts,
+    expected over :data:`HORIZON_STEPS` steps of play.
+
+    A step is the terminal test, every role's legal moves and the next state for a random
+    joint move (goals at the end of a playout count with the last step). Every engine
+    follows the same playouts from ``seed`` (legal moves come in the same order in every
+    engine) for ``seconds`` of CPU time, in interleaved slices; a slice ends at the first
+    step past its budget. An engine that raises gets speed 0.
+
+    The grounded engine generates a function the first time it meets a joint move: a
+    short race would charge it a warm-up that a match spreads over many steps (breakthrough,
+    reversi), or hide that it never ends (stratego meets new joint moves all game). So its
+    steps that generate are timed apart, the number of distinct joint moves met is
+    extrapolated to the horizon as a power of the steps (the exponent from the race's two
+    halves: near 0 when the moves repeat, 1 when every step meets a new one; at most the
+    number of joint moves the ground program allows), and the generation cost is spread
+    over the horizon."""
+    runs = {name: _Playouts(reasoner, seed) for name, reasoner in engines.items()}
+    for i in range(_RACE_SLICES):
+        for run in runs.values():
+            run.play(seconds / _RACE_SLICES)
+            if i == _RACE_SLICES // 2 - 1:
+                run.mark_half()
+    return {name: run.speed() for name, run in runs.items()}
+
+
+class _Playouts:
+    """Random playouts of one engine that can stop after any step and go on later."""
+
+    def __init__(self, reasoner, seed: int) -> None:
+        self.reasoner = reasoner
+        self.rng = random.Random(seed)
+        self.state = None
+        self.steps = 0
+        self.cpu = 0.0
+        self.failed = False
+        self.gen_cpu = 0.0  # grounded engine: CPU time of steps that generated code
+        self.gens = 0
+        self.half = (0, 0)  # (steps, gens) when half the budget was spent
+
+    def play(self, budget: float) -> None:
+        if self.failed:
+            return
+        r, rng = self.reasoner, self.rng
+        start = time.thread_time()
+        end = start + budget
+        try:
+            while True:
+                if self.state is None:
+                    self.state = r.initial_state()
+                if r.is_terminal(self.state):
+                    r.goals(self.state)
+                    self.state = None
+                    self.steps += 1  # counts as a step (a game may end at once)
+                    if time.thread_time() >= end:
+                        break
+                    continue
+                legal = r.legal_moves(self.state)
+                joint = {role: rng.choice(moves) for role, moves in legal.items()}
+                if r.engine == "grounded" and not r.has_joint_function(joint):
+                    t0 = time.thread_time()
+                    self.state = r.next_state(self.state, joint)
+                    self.gen_cpu += time.thread_time() - t0
+                    self.gens += 1
+                else:
+                    self.state = r.next_state(self.state, joint)
+                self.steps += 1
+                if time.thread_time() >= end:
+                    break
+        except Exception:  # noqa: BLE001 - a failing engine loses the race
+            self.failed = True
+        self.cpu += time.thread_time() - start
+
+    def mark_half(self) -> None:
+        self.half = (self.steps, self.gens)
+
+    def speed(self, horizon: int = HORIZON_STEPS) -> float:
+        if self.failed or self.cpu <= 0 or not self.steps:
+            return 0.0
+        if not self.gens:
+            return self.steps / self.cpu
+        per_step = max(self.cpu - self.gen_cpu, 0.0) / self.steps
+        per_gen = self.gen_cpu / self.gens
+        steps1, gens1 = self.half
+        growth = 1.0
+        if 0 < steps1 < self.steps and gens1 > 0:
+            growth = math.log(self.gens / gens1) / math.log(self.steps / steps1)
+            growth = min(1.0, max(0.0, growth))
+        gens = self.gens * (max(horizon, self.steps) / self.steps) ** growth
+        # never more functions than there are joint moves (the product of the roles'
+        # possible moves): a small game's warm-up ends however fast it grew in the race
+        gens = min(gens, max(self.gens, self.reasoner.joint_move_count()))
+        return 1.0 / (per_step + per_gen * gens / max(horizon, self.steps))
 
 
 class GroundedReasoner:
@@ -76,6 +219,7 @@ class GroundedReasoner:
 
     engine = "grounded"
     why_not_grounded = None
+    engine_speeds: dict[str, float] | None = None  # set by make_reasoner's race
 
     def __init__(self, program: GroundProgram) -> None:
         self.program = program
@@ -166,6 +310,14 @@ class GroundedReasoner:
                                 f"{size} characters of code (limit {max_chars})")
 
     # ------------------------------------------------------------------ moves
+    def joint_move_count(self) -> int:
+        """How many joint moves there can be at most (each role's possible moves)."""
+        return math.prod(len(self._moves.get(r, ())) or 1 for r in self.roles)
+
+    def has_joint_function(self, joint: dict) -> bool:
+        """Whether ``next_state`` has its function for ``joint`` already (else it generates it)."""
+        return tuple([joint[r] for r in self.roles]) in self._next_fns
+
     def next_state(self, state: int, joint: dict) -> int:
         key = tuple([joint[r] for r in self.roles])
         fn = self._next_fns.get(key)

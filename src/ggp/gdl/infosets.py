@@ -10,19 +10,16 @@ roles and of chance that produce exactly the same observations at the same point
   moves, since their strategies are unknown). It follows the candidate states one GDL
   step at a time, merging identical states, and filters them by the player's moves and
   percepts (§17.6); it raises :class:`BeliefError` when a step has too many candidates.
-* :func:`sample_state` does the same with a bounded number of candidates per step, drawn
-  at random (§17.7: hypotheses that contradict a percept are dropped and replaced), and
-  returns one complete state consistent with everything the player saw. Its distribution
-  is close to, but not exactly, the belief. :func:`belief_sampler` packages it for the
-  search subsystem.
+* Sampling (§17.7) is :class:`ggp.gdl.adapter.PlayerBelief` behind the model's
+  ``resample_state``: hypotheses kept across the player's turns
+  (:mod:`ggp.gdl.hypotheses`), not re-filtered from the initial state per draw.
 
 In plain GDL (perfect information) only the pending moves of the current step are unknown.
 """
 
 from __future__ import annotations
 
-import random
-from typing import Callable, Iterator
+from typing import Iterator
 
 from ggp.core.errors import BeliefError
 from ggp.core.model import WorldModel
@@ -30,50 +27,37 @@ from ggp.core.protocol import CHANCE, TERMINAL, ObsActionHistory, State, canonic
 from ggp.gdl.adapter import GDLGame
 
 
-def information_set(model: WorldModel, player: int, history: ObsActionHistory,
+def information_set(model: WorldModel, history: ObsActionHistory, player: int,
                     max_states: int = 20_000) -> list[tuple[State, float]]:
-    """All states consistent with ``player``'s view, with normalized probabilities.
+    """All states consistent with ``player``'s view, with normalized probabilities (the
+    argument order of :func:`ggp.belief.exact.information_set`).
 
-    Raises :class:`BeliefError` when some step has more than ``max_states`` candidates."""
-    found = _search(model, player, history, cap=max_states, rng=None)
+    States are complete world-model states: two of them may hold the same fluents and
+    differ only in what the other roles have done and seen (their move/percept history);
+    :func:`fluent_sets` merges those. Raises :class:`BeliefError` when some step has more
+    than ``max_states`` candidates."""
+    found = _search(model, player, history, cap=max_states)
     total = sum(w for _, w, _ in found.values())
     if not found or total <= 0:
         raise BeliefError("no state is consistent with this observation history")
     return [(s, w / total) for s, w, _ in found.values()]
 
 
-def sample_state(model: WorldModel, player: int, history: ObsActionHistory,
-                 rng: random.Random | None = None, particles: int = 200,
-                 max_particles: int = 20_000) -> State:
-    """One complete state consistent with ``player``'s view.
-
-    The candidate states are followed step by step like the exact enumeration, but each
-    step keeps at most ``particles`` of them (drawn at random by weight); if all die out
-    the search restarts with four times as many, up to ``max_particles``."""
-    rng = rng or random.Random(random.getrandbits(64))  # follows random.seed()
-    while True:
-        found = _search(model, player, history, cap=particles, rng=rng)
-        if found:
-            states = list(found.values())
-            return rng.choices([s for s, _, _ in states], weights=[w for _, w, _ in states])[0]
-        if particles >= max_particles:
-            raise BeliefError("no state consistent with this observation history was found")
-        particles *= 4
+def fluent_sets(states: list[tuple[State, float]]) -> dict[tuple[str, ...], float]:
+    """An information set as the game's states: probabilities of the distinct sets of
+    true fluents (states that differ only in other roles' histories are one)."""
+    merged: dict[tuple[str, ...], float] = {}
+    for state, p in states:
+        key = tuple(state["true"])
+        merged[key] = merged.get(key, 0.0) + p
+    return merged
 
 
-def belief_sampler(model: WorldModel, particles: int = 200) -> Callable:
-    """``sampler(history, player, rng=None) -> state`` for planners (e.g. ISMCTS)."""
-    def sampler(history: ObsActionHistory, player: int, rng: random.Random | None = None) -> State:
-        return sample_state(model, player, history, rng, particles)
-    return sampler
-
-
-def _search(model: WorldModel, player: int, history: ObsActionHistory, cap: int,
-            rng: random.Random | None) -> dict:
+def _search(model: WorldModel, player: int, history: ObsActionHistory, cap: int) -> dict:
     """Follow the consistent states step by step (identical states are merged and their
     probabilities added). Returns ``{key: [state, weight, k]}`` for the states at the
-    player's current decision point. With ``rng`` a step over ``cap`` states is
-    subsampled, without it a step over ``cap`` raises :class:`BeliefError`."""
+    player's current decision point; a step over ``cap`` states raises
+    :class:`BeliefError`."""
     game = model.namespace
     if not isinstance(game, GDLGame):
         raise BeliefError("ggp.gdl.infosets works on GDL models; use ggp.belief for others")
@@ -99,13 +83,9 @@ def _search(model: WorldModel, player: int, history: ObsActionHistory, cap: int,
                 else:
                     bucket[key] = [s2, w2, k2]
         if len(following) > cap:
-            if rng is None:
-                raise BeliefError(f"more than {cap} candidate states at step "
-                                  f"{next(iter(following.values()))[0]['step']}: too many for "
-                                  "exact enumeration (use sample_state)")
-            ranked = sorted(following.items(),
-                            key=lambda kv: rng.random() ** (1.0 / max(kv[1][1], 1e-300)))
-            following = dict(ranked[-cap:])
+            raise BeliefError(f"more than {cap} candidate states at step "
+                              f"{next(iter(following.values()))[0]['step']}: too many for "
+                              "exact enumeration (sample with the model's resample_state)")
         frontier = following
     return results
 

@@ -8,7 +8,8 @@ Warnings (playable, with the reading stated): relation or function names used wi
 different arities (told apart by arity), no ``init`` or ``next``, ``(f)`` with no
 arguments, rules with empty bodies, a ``goal`` for ``random`` in a GDL-II game, an unsafe
 head variable at a role position (ranges over the roles, see ``program.role_positions``), a
-variable only in a negated literal ("for no value").
+variable only in a negated literal ("for no value"), a relation used in a body but defined
+by no rule or fact (never true: a goal that needs it is silently never reached).
 
 ``random`` is nature only in GDL-II games; in plain GDL it is an ordinary role name.
 """
@@ -65,6 +66,7 @@ def validate(desc: Description, gdl_ii: bool | None = None) -> list[Issue]:
     issues += _check_safety(desc.rules)
     issues += _check_dependencies(desc.rules)
     issues += _check_required(desc.rules, gdl_ii)
+    issues += _check_undefined(desc.rules)
     return sorted(issues, key=lambda i: (i.line, i.col, i.severity))
 
 
@@ -269,4 +271,29 @@ def _check_required(rules: list[Rule], gdl_ii: bool) -> list[Issue]:
             if name_of(rule.head) == "goal" and isinstance(rule.head, tuple) \
                     and rule.head[1] == "random":
                 issues.append(_warn("goals of 'random' are ignored in GDL-II", rule.loc))
+    return issues
+
+
+# ------------------------------------------------------------------ undefined relations
+_PROVIDED = ("true/1", "does/2")  # given by the state and the joint move, never by rules
+
+
+def _check_undefined(rules: list[Rule]) -> list[Issue]:
+    """A warning at the first use of each relation that no rule or fact defines."""
+    defined = {key_of(r.head) for r in rules}
+    issues, seen = [], set()
+    for rule in rules:
+        for i, lit in enumerate(rule.body):
+            for atom in _literal_atoms(lit):
+                if isinstance(atom, Var) or not isinstance(atom, (str, tuple)):
+                    continue
+                key = key_of(atom)
+                if key in defined or key in _PROVIDED or key in seen:
+                    continue
+                if name_of(atom) in KEYWORD_ARITY and key != f"{name_of(atom)}/" \
+                        f"{KEYWORD_ARITY[name_of(atom)]}":
+                    continue  # a keyword with the wrong arity: reported by _check_keywords
+                seen.add(key)
+                issues.append(_warn(f"relation '{key}' is used but never defined (no rule or "
+                                    "fact has it as head): it is never true", rule.literal_loc(i)))
     return issues

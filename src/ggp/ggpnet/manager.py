@@ -37,7 +37,7 @@ from typing import Any
 
 from ggp.core.errors import GGPError
 from ggp.core.protocol import GameMetadata
-from ggp.ggpnet.game import MatchGame, canonical_move
+from ggp.gdl.match import MatchGame, canonical_move
 from ggp.ggpnet.messages import (
     abort_message,
     play2_message,

@@ -42,8 +42,8 @@ from ggp.gdl.adapter import NATURE, load_gdl_text, parse_description
 from ggp.gdl.terms import to_kif
 from ggp.gdl.validate import is_gdl_ii
 from ggp.ggpnet.choosers import Chooser, Decision, SearchChooser, Stopped
-from ggp.ggpnet.game import MatchGame, MatchState, detect_gdl_ii
-from ggp.ggpnet.hypotheses import HypothesisTracker
+from ggp.gdl.match import MatchGame, MatchState, detect_gdl_ii
+from ggp.gdl.hypotheses import HypothesisTracker
 from ggp.ggpnet.messages import (
     Abort,
     Info,

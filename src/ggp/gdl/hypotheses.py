@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 
 from ggp.core.errors import BeliefError
-from ggp.ggpnet.game import MatchGame, MatchState
+from ggp.gdl.match import MatchGame, MatchState
 
 Record = tuple[tuple[str, tuple[str, ...]], ...]  # ((move, sorted percepts), ...) per step
 _JOINT_TRIES = 256  # joint moves tried per hypothesis and step before giving up on it
@@ -178,18 +178,23 @@ class HypothesisTracker:
 
     def _backtrack(self, deadline: float | None) -> list[Hypothesis]:
         """Randomized depth-first search over the record, from the consistent
-        hypotheses of the latest step that had any."""
-        depth0 = max(k for k, level in enumerate(self.levels) if level)
-        found: list[Hypothesis] = []
-        stack = [(h, depth0) for h in self.levels[depth0]]
-        while stack and len(found) < self.size:
-            if deadline is not None and time.monotonic() > deadline:
-                break
-            hyp, depth = stack.pop()
-            if depth == len(self.record):
-                found.append(hyp)
-                continue
-            move, seen = self.record[depth]
-            children = self._successors(hyp, move, seen, _JOINT_TRIES, deadline)
-            stack.extend((child, depth + 1) for child in children)
-        return found
+        hypotheses of the latest step that had any; if none of them can be continued (a
+        percept revealed something that all of them had sampled otherwise, e.g. a card
+        dealt face down long ago), from those of earlier steps, back to the initial state."""
+        for depth0 in sorted((k for k, level in enumerate(self.levels) if level), reverse=True):
+            found: list[Hypothesis] = []
+            stack = [(h, depth0) for h in self.rng.sample(self.levels[depth0],
+                                                         len(self.levels[depth0]))]
+            while stack and len(found) < self.size:
+                if deadline is not None and time.monotonic() > deadline:
+                    return found
+                hyp, depth = stack.pop()
+                if depth == len(self.record):
+                    found.append(hyp)
+                    continue
+                move, seen = self.record[depth]
+                children = self._successors(hyp, move, seen, _JOINT_TRIES, deadline)
+                stack.extend((child, depth + 1) for child in children)
+            if found:
+                return found
+        return []

@@ -1,7 +1,9 @@
-"""The rules of one match as the protocol sees them: roles, joint moves, percepts, goals.
+"""The rules of one match as GDL sees them: roles, joint moves, percepts, goals.
 
-Both sides of the protocol use this thin layer over a GDL reasoner (the grounded engine
-when the game grounds, else the compiled one: :func:`ggp.gdl.grounded.make_reasoner`):
+Both sides of the GGP protocol (:mod:`ggp.ggpnet`) and the GDL-II belief
+(:mod:`ggp.gdl.hypotheses`, also used by the world-model adapter) use this thin layer over a GDL reasoner (the grounded engine
+when the game grounds and is measured faster, else the compiled one:
+:func:`ggp.gdl.grounded.make_reasoner`):
 the game manager to run the match, the player to follow it. States are the engine's own
 (a bitset or a frozenset of fluents; :meth:`MatchGame.fluents` reads either). Moves and
 percepts are canonical KIF texts (what :func:`ggp.gdl.terms.to_kif` prints), the same
@@ -54,6 +56,11 @@ class MatchGame:
         self.reasoner = reasoner
         self.roles: list[str] = list(reasoner.roles)
         self.nature = NATURE if self.gdl_ii and NATURE in self.roles else None
+        # KIF texts of terms and back, and legal moves per state: belief tracking asks
+        # about the same few states many times (one public game has ~2,300 moves of random)
+        self._texts: dict = {}
+        self._terms: dict = {}
+        self._legal: dict = {}
 
     def initial(self) -> MatchState:
         return self.reasoner.initial_state()
@@ -67,8 +74,30 @@ class MatchGame:
 
     def legal(self, state: MatchState) -> dict[str, list[str]]:
         """Each role's legal moves as KIF texts, in the reasoner's (sorted) order."""
-        return {r: [to_kif(m) for m in moves]
+        found = self._legal.get(state)
+        if found is None:
+            if len(self._legal) > 10_000:
+                self._legal.clear()
+            found = self._legal[state] = {
+                r: [self._text(m) for m in moves]
                 for r, moves in self.reasoner.legal_moves(state).items()}
+        return {r: list(moves) for r, moves in found.items()}
+
+    def _text(self, term) -> str:
+        text = self._texts.get(term)
+        if text is None:
+            if len(self._texts) > 100_000:
+                self._texts.clear()
+            text = self._texts[term] = to_kif(term)
+        return text
+
+    def _term(self, text: str):
+        term = self._terms.get(text)
+        if term is None:
+            if len(self._terms) > 100_000:
+                self._terms.clear()
+            term = self._terms[text] = parse_kif_term(text)
+        return term
 
     def goals(self, state: MatchState) -> dict[str, int]:
         return dict(zip(self.roles, self.reasoner.goals(state)))
@@ -76,11 +105,11 @@ class MatchGame:
     def step(self, state: MatchState,
              joint: dict[str, str]) -> tuple[MatchState, dict[str, list[str]]]:
         """The next state and every role's percepts (sorted texts; empty in plain GDL)."""
-        terms = {r: parse_kif_term(joint[r]) for r in self.roles}
+        terms = {r: self._term(joint[r]) for r in self.roles}
         if not self.gdl_ii:
             return self.reasoner.next_state(state, terms), {r: [] for r in self.roles}
         nxt, percepts = self.reasoner.step(state, terms)
-        return nxt, {r: sorted(to_kif(p) for p in ps) for r, ps in percepts.items()}
+        return nxt, {r: sorted(self._text(p) for p in ps) for r, ps in percepts.items()}
 
 
 def canonical_move(text: str) -> str | None:
