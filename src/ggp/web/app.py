@@ -1,0 +1,186 @@
+"""The web app (Starlette): the play page, the match viewer and their JSON API.
+
+Pages are plain HTML with one hand-written script (``static/app.js``); no build step.
+
+=================================  ==================================================
+``GET /``, ``GET /viewer``         the play page, the match viewer
+``GET /api/options``               games for the picker, agents for the opponents
+``POST /api/play``                 start a match: ``{game, seat, opponents, seed}``
+``GET /api/play/{id}``             the person's view (:meth:`PlaySession.view`)
+``POST /api/play/{id}/move``       ``{action}``
+``POST /api/play/{id}/quit``       leave (the person forfeits)
+``GET /api/record?path=``          open a record: its matches and plots
+``GET /api/record/match?path=&index=``   one match, step by step
+``GET /api/record/plot?path=&name=``     one of the report's plots (PNG)
+=================================  ==================================================
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ggp.core.errors import GGPError
+from ggp.web.games import agent_choices, game_choices, open_game
+from ggp.web.records import RecordError, open_record
+from ggp.web.session import PlaySession
+
+STATIC = Path(__file__).parent / "static"
+
+
+@dataclass
+class WebConfig:
+    """Settings of ``ggp web``.
+
+    ``game_dirs``: folders scanned for GDL files and synthesis runs for the picker;
+    ``sandbox``: run every opponent in a sandboxed worker (agents from files always are);
+    ``move_seconds``: a sandboxed opponent's time per move; ``record``: a record the viewer
+    opens first; ``max_sessions``: matches kept at once (the oldest is closed)."""
+
+    game_dirs: list[Path] = field(default_factory=list)
+    sandbox: bool = False
+    move_seconds: float = 60.0
+    record: str = ""
+    max_sessions: int = 8
+
+
+def create_app(config: WebConfig | None = None) -> Starlette:
+    config = config or WebConfig()
+    sessions: dict[str, PlaySession] = {}
+    lock = threading.Lock()
+
+    def session(request: Request) -> PlaySession:
+        found = sessions.get(request.path_params["id"])
+        if found is None:
+            raise GGPError("This match is over or unknown: start a new one.")
+        return found
+
+    async def options(request: Request) -> Response:
+        return JSONResponse({"games": game_choices(config.game_dirs),
+                             "agents": agent_choices(), "record": config.record})
+
+    def start(body: dict[str, Any]) -> dict[str, Any]:
+        game = open_game(str(body.get("game", "")))
+        try:
+            opponents = [str(s) for s in body.get("opponents", [])]
+            new = PlaySession(game, int(body.get("seat", 0)), opponents,
+                              seed=int(body.get("seed", 0)), sandbox=config.sandbox,
+                              move_seconds=config.move_seconds)
+        except Exception:
+            game.close()
+            raise
+        with lock:
+            sessions[new.id] = new
+            while len(sessions) > config.max_sessions:
+                oldest = next(iter(sessions))
+                sessions.pop(oldest).close()
+        return new.view()
+
+    async def play(request: Request) -> Response:
+        body = await _json(request)
+        return await _guard(start, body)
+
+    async def state(request: Request) -> Response:
+        return await _guard(lambda: session(request).view())
+
+    async def move(request: Request) -> Response:
+        body = await _json(request)
+
+        def go() -> dict[str, Any]:
+            found = session(request)
+            found.move(str(body.get("action", "")).strip())
+            return found.view()
+
+        return await _guard(go)
+
+    async def quit_(request: Request) -> Response:
+        def go() -> dict[str, Any]:
+            with lock:
+                found = sessions.pop(request.path_params["id"], None)
+            if found is not None:
+                found.close()
+            return {"ok": True}
+
+        return await _guard(go)
+
+    async def record(request: Request) -> Response:
+        return await _guard(lambda: open_record(request.query_params.get("path", "")).summary())
+
+    async def record_match(request: Request) -> Response:
+        def go() -> dict[str, Any]:
+            opened = open_record(request.query_params.get("path", ""))
+            try:
+                index = int(request.query_params.get("index", "0"))
+            except ValueError as exc:
+                raise RecordError("index must be a number") from exc
+            return opened.match(index)
+
+        return await _guard(go)
+
+    async def record_plot(request: Request) -> Response:
+        try:
+            opened = open_record(request.query_params.get("path", ""))
+        except GGPError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        name = request.query_params.get("name", "")
+        for plot in opened.plots:  # only the report's own plots are ever served
+            if plot.name == name:
+                return FileResponse(plot, media_type="image/png")
+        return JSONResponse({"error": f"no plot {name!r}"}, status_code=404)
+
+    async def page_play(request: Request) -> Response:
+        return FileResponse(STATIC / "play.html", media_type="text/html")
+
+    async def page_viewer(request: Request) -> Response:
+        return FileResponse(STATIC / "viewer.html", media_type="text/html")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        yield
+        with lock:
+            for found in sessions.values():
+                found.close()
+            sessions.clear()
+
+    routes = [
+        Route("/", page_play),
+        Route("/viewer", page_viewer),
+        Route("/api/options", options),
+        Route("/api/play", play, methods=["POST"]),
+        Route("/api/play/{id}", state),
+        Route("/api/play/{id}/move", move, methods=["POST"]),
+        Route("/api/play/{id}/quit", quit_, methods=["POST"]),
+        Route("/api/record", record),
+        Route("/api/record/match", record_match),
+        Route("/api/record/plot", record_plot),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+async def _json(request: Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    return body if isinstance(body, dict) else {}
+
+
+async def _guard(fn, *args) -> Response:
+    """Run ``fn`` in a worker thread (it may block on a sandboxed worker); bad input (a
+    GGPError, a malformed number) becomes ``{"error": message}`` with status 400."""
+    from starlette.concurrency import run_in_threadpool
+
+    try:
+        return JSONResponse(await run_in_threadpool(fn, *args))
+    except (GGPError, ValueError, TypeError) as exc:  # bad input: a one-line message
+        return JSONResponse({"error": str(exc)}, status_code=400)
