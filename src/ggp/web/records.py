@@ -147,9 +147,10 @@ def _results(folder: Path) -> Record:
 def _find_trajectory(path: Path, key: str) -> dict[str, Any] | None:
     if not path.is_file():
         return None
+    quoted = json.dumps(key)  # as the key is written inside the line (a cheap prefilter)
     with open(path, encoding="utf-8") as fh:
         for line in fh:
-            if key in line:
+            if quoted in line or key in line:
                 try:
                     record = json.loads(line)
                 except ValueError:
