@@ -164,7 +164,9 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         Route("/api/record/plot", record_plot),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.sessions = sessions  # the live matches (the server side; tests look here)
+    return app
 
 
 async def _json(request: Request) -> dict[str, Any]:

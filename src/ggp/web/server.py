@@ -46,7 +46,8 @@ class WebServer:
 
         self.sock = bind(host, port)
         self.url = url_of(self.sock)
-        self.server = uvicorn.Server(uvicorn.Config(create_app(config), log_level="warning",
+        self.app = create_app(config)
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning",
                                                     lifespan="on"))
         self.thread: threading.Thread | None = None
 
