@@ -164,6 +164,14 @@ def test_viewer_opens_manage_records_and_synthesis_trajectories(tmp_path):
     match = open_record(path).match(0)
     assert len(match["steps"]) == len(record["steps"]) and match["returns"] is not None
     assert match["steps"][0]["views"][0]["role"] == roles[0]
+    assert match["steps"][0]["state"] is None and "no GDL file" in match["notes"][0]
+    # with the rules at hand, the states are replayed: the last one holds the last mark
+    replayed = open_record(path, [REPO / "src/ggp/gdl/games"]).match(0)
+    assert "replayed" in replayed["notes"][0]
+    first, last = replayed["steps"][0], replayed["steps"][-1]
+    assert first["state_view"]["parts"][0]["kind"] == "grid"
+    assert any("(cell" in fact for fact in last["state"]["true"])
+    assert first["state"] != last["state"]
 
     trajectories = REPO / "examples/synth/tic_tac_toe_by_hand/run/trajectories.jsonl"
     opened = open_record(trajectories)
@@ -190,3 +198,50 @@ def test_ggp_web_reports_a_busy_port_in_one_line(capsys):
         sock.close()
     err = capsys.readouterr().err
     assert f"Cannot listen on 127.0.0.1:{port}" in err and "Traceback" not in err
+
+
+def test_a_thinking_opponent_shows_progress_and_runs_sandboxed():
+    agent = REPO / "tests/web/slow_agent.py"
+    session = PlaySession(open_game("tic_tac_toe"), 1, [f"{agent}:seconds=0.6"], seed=0,
+                          move_seconds=30.0)
+    try:
+        thinking = None
+        for _ in range(1000):
+            view = session.view()
+            if view["status"] == "thinking" and view["thinking"]["seconds"] > 0.1:
+                thinking = view["thinking"]
+                break
+            assert view["status"] in ("starting", "thinking"), view
+            time.sleep(0.01)
+        assert thinking is not None
+        assert thinking["seat"] == 0 and thinking["limit"] == 30.0
+        assert thinking["agent"] == "slow"  # the name it reported from its worker
+        while session.view()["status"] != "your_turn":
+            time.sleep(0.02)
+        assert session.view()["observation"]["board"][0][0] == "x"
+    finally:
+        session.close()
+
+
+def test_ggp_web_prints_its_url_and_serves_the_page():
+    import os
+    import subprocess
+    import sys
+    import urllib.request
+
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src") + os.pathsep + str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "ggp.cli.main", "web", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=env, cwd=REPO)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("ggp web: open http://127.0.0.1:"), line
+        url = line.split()[3]
+        with urllib.request.urlopen(url, timeout=30) as response:
+            assert b'data-page="play"' in response.read()
+        with urllib.request.urlopen(url + "api/options", timeout=30) as response:
+            groups = {g["group"] for g in json.loads(response.read())["games"]}
+        assert {"registered", "GDL", "synthesis run (sandboxed)"} <= groups
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -49,6 +49,11 @@ def render(obs: Any, game: str = "") -> View:
         grid = _gdl_grid(rest["true"])
         if grid is not None:
             parts.append(grid)
+            others = [f for f in rest.pop("true") if not (
+                isinstance(f, str) and f.startswith(f"({grid['label']} ")
+                and _GDL_CELL.match(f))]
+            if others:
+                rest["other facts"] = others
     if "my_ships" in rest and "shots" in rest:
         parts.extend(_battleship(rest))
     parts.extend(_cards(rest))
@@ -102,8 +107,9 @@ def _grid(label: str, board: list[list[Any]]) -> dict[str, Any]:
 
 
 def _gdl_grid(facts: list[Any]) -> dict[str, Any] | None:
-    """A board from GDL facts ``(f X Y piece)`` (the most common such ``f``); blanks
-    (``b``, ``blank``, ``empty``) are empty cells."""
+    """A board from GDL facts ``(f A B piece)`` (the most common such ``f``): A is the row
+    and B the column, except for connect four's ``(disc column height piece)``, drawn
+    with the highest row on top. Blanks (``b``, ``blank``, ``empty``) are empty cells."""
     found: dict[str, list[tuple[int, int, str]]] = {}
     for fact in facts:
         match = _GDL_CELL.match(fact) if isinstance(fact, str) else None
@@ -113,15 +119,14 @@ def _gdl_grid(facts: list[Any]) -> dict[str, Any] | None:
     if not found:
         return None
     name = max(found, key=lambda k: len(found[k]))
-    cells = found[name]
-    xs = range(min(c[0] for c in cells), max(c[0] for c in cells) + 1)
-    ys = range(min(c[1] for c in cells), max(c[1] for c in cells) + 1)
-    board = {(x, y): p for x, y, p in cells}
-    # x is the column, y the row; the highest row on top (connect four's discs rise)
-    rows = list(reversed(ys)) if name == "disc" else list(ys)
-    grid = [[_blank(board.get((x, y), "")) for x in xs] for y in rows]
-    return {"kind": "grid", "label": name, "cells": grid, "rows": [str(y) for y in rows],
-            "cols": [str(x) for x in xs]}
+    disc = name == "disc"
+    board = {((b, a) if disc else (a, b)): p for a, b, p in found[name]}  # (row, column)
+    rows = range(min(r for r, _ in board), max(r for r, _ in board) + 1)
+    cols = range(min(c for _, c in board), max(c for _, c in board) + 1)
+    rows = list(reversed(rows)) if disc else list(rows)
+    grid = [[_blank(board.get((r, c), "")) for c in cols] for r in rows]
+    return {"kind": "grid", "label": name, "cells": grid, "rows": [str(r) for r in rows],
+            "cols": [str(c) for c in cols]}
 
 
 def _blank(piece: str) -> str:

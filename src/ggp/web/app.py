@@ -113,11 +113,12 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         return await _guard(go)
 
     async def record(request: Request) -> Response:
-        return await _guard(lambda: open_record(request.query_params.get("path", "")).summary())
+        return await _guard(lambda: open_record(request.query_params.get("path", ""),
+                                                config.game_dirs).summary())
 
     async def record_match(request: Request) -> Response:
         def go() -> dict[str, Any]:
-            opened = open_record(request.query_params.get("path", ""))
+            opened = open_record(request.query_params.get("path", ""), config.game_dirs)
             try:
                 index = int(request.query_params.get("index", "0"))
             except ValueError as exc:
@@ -128,7 +129,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
 
     async def record_plot(request: Request) -> Response:
         try:
-            opened = open_record(request.query_params.get("path", ""))
+            opened = open_record(request.query_params.get("path", ""), config.game_dirs)
         except GGPError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         name = request.query_params.get("name", "")

@@ -16,7 +16,9 @@ everything in it, hidden information included: it is for looking back at matches
   ``trajectories.jsonl`` (full states, every player's history) when the run recorded it;
   the report's ``plots/*.png`` come along;
 * ``ggp manage`` directory or one ``<match_id>.json``: joint moves per turn and, in GDL-II,
-  each role's percepts (the record holds no states);
+  each role's percepts. The record holds no states: they are replayed from the game's
+  rules when a GDL file with the recorded ``rules_sha256`` is found in the record's folder
+  or in ``rules_dirs``;
 * synthesis trajectory file (``ggp-trajectories``, open or closed deck), or a run
   directory holding ``trajectories.jsonl``.
 """
@@ -65,25 +67,27 @@ class Record:
                 "plots": [p.name for p in self.plots]}
 
 
-def open_record(path: str | Path) -> Record:
+def open_record(path: str | Path, rules_dirs: list[Path] | None = None) -> Record:
     """Open an arena or ``ggp manage`` directory, a results line file, a match record or a
-    synthesis trajectory file (see the module docstring)."""
+    synthesis trajectory file (see the module docstring). ``rules_dirs``: where to look for
+    the GDL file of a ``ggp manage`` record (to replay its states)."""
     path = Path(path).expanduser()
+    rules = _Rules([path if path.is_dir() else path.parent, *(rules_dirs or [])])
     if not path.exists():
         raise RecordError(f"No such file or directory: {path}.")
     if path.is_dir():
         if (path / "results.jsonl").is_file():
-            return _results(path)
+            return _results(path, rules)
         if (path / "trajectories.jsonl").is_file():
-            return _open_file(path / "trajectories.jsonl")
+            return _open_file(path / "trajectories.jsonl", rules)
         raise RecordError(f"{path} holds no results.jsonl (an arena or 'ggp manage' "
                           "directory) and no trajectories.jsonl (a synthesis run).")
-    return _open_file(path)
+    return _open_file(path, rules)
 
 
-def _open_file(path: Path) -> Record:
+def _open_file(path: Path, rules: _Rules) -> Record:
     if path.name == "results.jsonl":
-        return _results(path.parent)
+        return _results(path.parent, rules)
     try:
         with open(path, encoding="utf-8") as fh:
             first = fh.readline()
@@ -100,12 +104,12 @@ def _open_file(path: Path) -> Record:
             raise RecordError(f"{path} is not JSON ({exc}).") from exc
         if isinstance(record, dict) and str(record.get("format", "")).startswith(MATCH_FORMAT):
             return Record(path, "ggp manage match", [_manage_label(record)],
-                          lambda i: _manage_match(record))
+                          lambda i: _manage_match(record, rules))
     if isinstance(head, dict) and (head.get("format") == "ggp-trajectories"
                                    or "trajectory" in head):
         return _synth(path)
     if isinstance(head, dict) and "key" in head and "steps" in head:
-        return _results(path.parent)
+        return _results(path.parent, rules)
     raise RecordError(
         f"{path} is not a record the viewer knows: open an arena or 'ggp manage' directory "
         "(or its results.jsonl), a 'ggp manage' match record (.json) or a synthesis "
@@ -113,7 +117,7 @@ def _open_file(path: Path) -> Record:
 
 
 # --------------------------------------------------------------------- arena / manage
-def _results(folder: Path) -> Record:
+def _results(folder: Path, rules: _Rules) -> Record:
     from ggp.arena.store import read_records
 
     rows = read_records(folder / "results.jsonl")
@@ -128,7 +132,7 @@ def _results(folder: Path) -> Record:
         row = rows[index]
         manage = folder / f"{row['key']}.json"
         if manage.is_file():
-            return _manage_match(json.loads(manage.read_text(encoding="utf-8")))
+            return _manage_match(json.loads(manage.read_text(encoding="utf-8")), rules)
         full = _find_trajectory(folder / "trajectories.jsonl", row["key"])
         if full is None:
             return {"title": labels[index], "game": row["game"],
@@ -188,9 +192,58 @@ def _manage_label(record: dict[str, Any]) -> str:
     return f"{record.get('match_id', '?')} {record.get('game', '')}"
 
 
-def _manage_match(record: dict[str, Any]) -> dict[str, Any]:
+class _Rules:
+    """GDL files found by the SHA-256 of their text (as ``ggp manage`` records it)."""
+
+    def __init__(self, dirs: list[Path]) -> None:
+        self.dirs = dirs
+        self._found: dict[str, Path] | None = None
+
+    def find(self, sha256: str) -> Path | None:
+        import hashlib
+
+        from ggp.ggpnet.manager import SEE_ALL_MOVES
+
+        if self._found is None:
+            self._found = {}
+            for folder in self.dirs:
+                if not folder.is_dir():
+                    continue
+                for path in sorted(folder.rglob("*")):
+                    if path.suffix.lower() not in (".kif", ".gdl", ".gdl2", ".kif2", ".gdlii"):
+                        continue
+                    text = path.read_text(encoding="utf-8", errors="replace")
+                    for variant in (text, text + "\n" + SEE_ALL_MOVES):  # GDL in a GDL-II form
+                        digest = hashlib.sha256(variant.encode()).hexdigest()
+                        self._found.setdefault(digest, path)
+        return self._found.get(sha256)
+
+
+def _replay(record: dict[str, Any], rules: _Rules) -> tuple[list[Any] | None, str]:
+    """The state before each step (``{"true": [fluents]}``), replayed from the rules."""
+    from ggp.gdl.terms import to_kif
+    from ggp.ggpnet.game import load_match_game
+
+    path = rules.find(str(record.get("rules_sha256", "")))
+    if path is None:
+        return None, ("The record holds no states, and no GDL file with its rules was found "
+                      "(put the .kif beside the record or pass its folder to ggp web "
+                      "--games) to replay them.")
+    try:
+        game = load_match_game(path)
+        state, states = game.initial(), []
+        for step in record.get("steps", []):
+            states.append({"true": sorted(to_kif(f) for f in game.fluents(state))})
+            state, _ = game.step(state, step["moves"])
+    except (GGPError, KeyError, ValueError) as exc:
+        return None, f"Replaying the rules of {path} failed: {exc}"
+    return states, f"States replayed from the rules in {path}."
+
+
+def _manage_match(record: dict[str, Any], rules: _Rules) -> dict[str, Any]:
     roles = [r for r in record.get("roles", []) if r != record.get("nature")]
     gdl_ii = bool(record.get("gdl_ii"))
+    states, replay_note = _replay(record, rules)
     steps = []
     seen: dict[str, list[Any]] = {r: [] for r in roles}
     for step in record.get("steps", []):
@@ -201,10 +254,11 @@ def _manage_match(record: dict[str, Any]) -> dict[str, Any]:
         action = ", ".join(f"{role}: {move}" for role, move in moves.items())
         views = ([{"role": r, "percepts so far": seen[r]} for r in roles] if gdl_ii
                  else [None] * len(roles))
-        steps.append({"actor": f"turn {step.get('turn')}", "action": action, "state": None,
+        steps.append({"actor": f"turn {step.get('turn')}", "action": action,
+                      "state": None if states is None else states[len(steps)],
                       "views": views})
     goals = record.get("goals") or {}
-    notes = ["'ggp manage' records joint moves and percepts, not states."]
+    notes = [replay_note]
     if not gdl_ii:
         notes.append("GDL (perfect information): every player sees every move.")
     for error in record.get("errors", []):

@@ -110,7 +110,6 @@ class PlaySession:
                 agent.close()
             raise
         self.agents = agents
-        self.labels = ["you" if s == seat else a.name for s, a in enumerate(agents)]
         # asked once, before the match thread shares a hosted model's worker pipe
         self.names = [self._ask_name(s) for s in range(n)]
         self._history: ObsActionHistory = []
@@ -178,9 +177,15 @@ class PlaySession:
     def quit(self) -> None:
         self.human.moves.put(_QUIT)
 
+    @property
+    def labels(self) -> list[str]:
+        """``you`` and the agents' names (a sandboxed agent's name arrives at its start)."""
+        return ["you" if s == self.seat else a.name for s, a in enumerate(self.agents)]
+
     def view(self) -> dict[str, Any]:
         """Everything the page shows: the person's own observations and moves, their legal
         moves, who is thinking for how long, and the returns at the end."""
+        labels = self.labels
         with self._lock:
             history = list(self._history)
             status = self._status
@@ -190,7 +195,7 @@ class PlaySession:
                 "id": self.id, "game": self.game.label, "seat": self.seat,
                 "seat_name": self.names[self.seat],
                 "players": [{"seat": s, "name": self.names[s], "agent": label}
-                            for s, label in enumerate(self.labels)],
+                            for s, label in enumerate(labels)],
                 "status": status, "returns": self._returns, "forfeit": self._forfeit,
                 "error": self._error, "legal": self._legal if status == "your_turn" else [],
             }
@@ -201,7 +206,7 @@ class PlaySession:
         out["history"] = [{"observation": obs, "action": action} for obs, action in past
                           if action is not None]
         if thinker is not None and status == "thinking":
-            out["thinking"] = {"seat": thinker, "agent": self.labels[thinker],
+            out["thinking"] = {"seat": thinker, "agent": labels[thinker],
                                "seconds": round(time.monotonic() - since, 1),
                                "limit": self.move_seconds}
         return out
