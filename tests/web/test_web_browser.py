@@ -160,3 +160,43 @@ def test_the_viewer_steps_through_an_arena_match(web_server, page, shots, tmp_pa
                            ".every((i) => i.complete && i.naturalWidth > 0)")
     assert page.locator("#plot-list img").count() >= 1
     shots(page, "viewer-arena")
+
+
+def test_a_four_player_card_game_shows_the_hand_as_cards(web_server, page, shots):
+    server = web_server()
+    page.goto(server.url)
+    page.wait_for_selector("#game option[value='hearts']", state="attached")
+    page.select_option("#game", "hearts")
+    assert page.locator("#opponents input").count() == 3  # one agent per other seat
+    page.select_option("#seat", "2")
+    page.click("#start")
+    page.wait_for_selector("#match", state="visible")
+    assert _wait_decision(page) == "your_turn"
+    session = next(iter(server.app.state.sessions.values()))
+    hand = session.view()["observation"]["hand"]
+    cards = page.locator(".cards").filter(has_text="hand").locator(".card")
+    assert cards.count() == len(hand) == 13
+    assert sorted(cards.evaluate_all("cs => cs.map(c => c.title)")) == sorted(hand)
+    red = cards.evaluate_all("cs => cs.filter(c => c.classList.contains('red')).length")
+    assert red == sum(1 for c in hand if c[-1] in "HD")
+    shots(page, "play-hearts")
+    page.click("#leave")
+    page.wait_for_selector("#setup", state="visible")
+    assert not server.app.state.sessions  # leaving ends the match and its agents
+
+
+def test_many_legal_moves_get_a_text_box(web_server, page):
+    server = web_server()
+    _start(page, server.url, "generalized_tic_tac_toe", seat=0)
+    assert _wait_decision(page) == "your_turn"
+    assert page.locator("#moves button.move").count() == 0  # 36 moves: a text box instead
+    page.fill("#move-input", "x(9,9)")
+    page.press("#move-input", "Enter")
+    page.wait_for_function("document.getElementById('move-error').textContent !== ''")
+    assert "not a legal move" in page.locator("#move-error").inner_text()
+    page.fill("#move-input", "x(2,3)")
+    page.click("#move-go")
+    page.wait_for_function("document.body.dataset.status !== 'your_turn'")
+    assert _wait_decision(page) == "your_turn"
+    cells = page.locator("table.grid tr").nth(3).locator("td").all_inner_texts()
+    assert cells[3] == "x"

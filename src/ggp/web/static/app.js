@@ -169,7 +169,7 @@ function initPlay() {
     const moves = $("moves");
     moves.replaceChildren();
     if (m.status === "your_turn") {
-      if (m.legal.length <= 40) {
+      if (m.legal.length <= 30) {
         m.legal.forEach((a) => { const b = el("button", {class: "move", text: a}); b.onclick = () => play(a); moves.append(b); });
       } else {
         const input = el("input", {list: "legal-moves", size: 30, id: "move-input", placeholder: `${m.legal.length} legal moves: type one`});
