@@ -245,3 +245,32 @@ def test_ggp_web_prints_its_url_and_serves_the_page():
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_a_model_file_runs_only_in_its_worker_and_a_broken_one_is_one_line(tmp_path):
+    import os
+
+    from ggp.core.errors import GGPError
+
+    marker = tmp_path / "loaded_by"
+    model = tmp_path / "broken.py"
+    model.write_text(f"import os\nopen({str(marker)!r}, 'w').write(str(os.getpid()))\n"
+                     "INITIAL_STATE = {}\n")
+    with pytest.raises(GGPError) as error:
+        open_game(str(model))
+    message = str(error.value)
+    assert "\n" not in message and "missing get_current_player" in message
+    assert int(marker.read_text()) != os.getpid()  # loaded in the sandboxed worker
+
+
+def test_playing_a_synthesized_model_to_the_end():
+    game = open_game(str(REPO / "examples/recorded/leduc_poker"))
+    session = PlaySession(game, 0, ["random"], seed=2)
+    seen: list[dict] = []
+    try:
+        final = _play_out(session, lambda legal: sorted(legal)[0], seen)
+    finally:
+        session.close()
+    assert final["status"] == "over", final["error"]
+    assert sum(final["returns"]) == 0
+    assert any(p["kind"] == "cards" for p in final["view"]["parts"])

@@ -22,7 +22,7 @@ from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel, load_model
 from ggp.core.protocol import GameMetadata
 from ggp.core.registry import parse_game_spec, registered_games
-from ggp.cwm.hosted import HostedModel
+from ggp.cwm.hosted import HostFailure, HostedModel
 from ggp.cwm.rundir import model_file
 
 GDL_SUFFIXES = (".kif", ".gdl", ".gdl2", ".kif2", ".gdlii")
@@ -56,9 +56,13 @@ def open_game(spec: str) -> OpenGame:
     if path.is_dir() or path.suffix == ".py":
         source = model_file(path)  # a clear error when there is no model there
         reference = _reference_game(source)
-        metadata = (registered_games()[reference].metadata if reference
-                    else _probe_metadata(source))
-        model = HostedModel(source, metadata)
+        try:
+            metadata = (registered_games()[reference].metadata if reference
+                        else _probe_metadata(source))
+            model = HostedModel(source, metadata)
+        except HostFailure as exc:  # the worker's traceback ends with the reason
+            lines = [line for line in str(exc).splitlines() if line.strip()]
+            raise GGPError(f"The model {source} does not load: {lines[-1].strip()}") from exc
         label = f"{path.name} (sandboxed model" + (f" of {reference})" if reference else ")")
         return OpenGame(label, str(source), model, True, reference or source.stem)
     if path.suffix.lower() in GDL_SUFFIXES and not path.is_file():
