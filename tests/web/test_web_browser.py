@@ -34,14 +34,21 @@ pytestmark = pytest.mark.skipif(
     "GGP_CHROMIUM); scripts/test.sh installs it when run as root with apt-get")
 
 
-@pytest.fixture
-def page():
+@pytest.fixture(scope="module")
+def browser():
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 860, "height": 640})
-        page.set_default_timeout(30_000)
-        yield page
+        yield browser
         browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 860, "height": 640})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    yield page
+    context.close()
 
 
 @pytest.fixture
