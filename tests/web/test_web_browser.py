@@ -13,8 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import REPO
-
 playwright = pytest.importorskip(
     "playwright.sync_api", reason="the browser tests need playwright (pip install playwright)")
 
