@@ -274,3 +274,22 @@ def test_playing_a_synthesized_model_to_the_end():
     assert final["status"] == "over", final["error"]
     assert sum(final["returns"]) == 0
     assert any(p["kind"] == "cards" for p in final["view"]["parts"])
+
+
+def test_an_opponents_failure_shows_its_reason_not_its_details(tmp_path):
+    agent = tmp_path / "leaky.py"
+    agent.write_text(
+        "from ggp.agents.base import Agent\n"
+        "class Leaky(Agent):\n"
+        "    def act(self, history):\n"
+        "        raise ValueError('SECRET-STATE-42')\n"
+        "def make_agent(model):\n"
+        "    return Leaky()\n")
+    session = PlaySession(open_game("kuhn_poker"), 1, [str(agent)], seed=0)
+    try:
+        final = _play_out(session, lambda legal: legal[0], [])
+    finally:
+        session.close()
+    assert final["forfeit"]["player"] == 0 and final["forfeit"]["reason"] == "exception"
+    assert "SECRET-STATE-42" not in json.dumps(final)
+    assert final["returns"][1] > 0

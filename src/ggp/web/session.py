@@ -10,6 +10,7 @@ from the true state, other players' observations or chance outcomes.
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -25,6 +26,7 @@ from ggp.render import render
 from ggp.web.games import OpenGame, make_seat_agent
 
 _QUIT = object()
+log = logging.getLogger("ggp.web")
 
 
 class MatchAbandoned(GGPError):
@@ -91,8 +93,6 @@ class PlaySession:
                            f"not {len(opponents)}.")
         self.id = uuid.uuid4().hex[:12]
         self.game, self.seat, self.seed = game, seat, seed
-        self.move_seconds = move_seconds if (sandbox or any(
-            s.split(":")[0].endswith(".py") for s in opponents)) else None
         self._lock = threading.Lock()
         self.human = WebHuman(game, self)
         agents: list[Agent] = []
@@ -150,12 +150,24 @@ class PlaySession:
             final_obs = model.observation(final, self.seat)
             with self._lock:
                 self._returns = list(result.returns)
-                self._forfeit = None if result.forfeit is None else vars(result.forfeit)
+                if result.forfeit is not None:
+                    f = result.forfeit
+                    # another seat's failure detail may quote what it knew (a clairvoyant
+                    # baseline knows the true state): only the reason reaches the page
+                    detail = f.detail if f.player == self.seat else ""
+                    self._forfeit = {"player": f.player, "reason": f.reason, "detail": detail}
+                    if f.player != self.seat:
+                        log.warning("match %s: seat %d forfeits (%s): %s", self.id, f.player,
+                                    f.reason, f.detail)
                 self._final_obs = final_obs
                 self._status = "over"
-        except Exception as exc:  # noqa: BLE001 - shown on the page, the server goes on
+        except Exception as exc:  # noqa: BLE001 - the server goes on
+            # the message may quote a state (a model's failure): it goes to the log only
+            log.error("match %s (%s) stopped: %s: %s", self.id, self.game.label,
+                      type(exc).__name__, exc)
             with self._lock:
-                self._error = f"{type(exc).__name__}: {str(exc)[:500]}"
+                self._error = (f"{type(exc).__name__} in the game or an agent (the details "
+                               "are in the server's log: they may show hidden state)")
                 self._status = "error"
         finally:
             for agent in self.agents:
@@ -206,9 +218,11 @@ class PlaySession:
         out["history"] = [{"observation": obs, "action": action} for obs, action in past
                           if action is not None]
         if thinker is not None and status == "thinking":
+            # agents in workers (sandboxed, CWM agents) are killed at their deadline
+            limit = getattr(self.agents[thinker].inner, "move_seconds", None)
             out["thinking"] = {"seat": thinker, "agent": labels[thinker],
                                "seconds": round(time.monotonic() - since, 1),
-                               "limit": self.move_seconds}
+                               "limit": limit if isinstance(limit, (int, float)) else None}
         return out
 
     def _ask_name(self, seat: int) -> str:
