@@ -173,6 +173,14 @@ def test_viewer_opens_manage_records_and_synthesis_trajectories(tmp_path):
     assert any("(cell" in fact for fact in last["state"]["true"])
     assert first["state"] != last["state"]
 
+    # a series directory: the results lines point at the match records beside them
+    from ggp.ggpnet.manager import run_series
+
+    run_series(game, ["random", "random"], 2, MatchConfig(seed=4), tmp_path / "series")
+    series = open_record(tmp_path / "series", [REPO / "src/ggp/gdl/games"])
+    assert series.kind == "ggp manage series" and len(series.matches) == 2
+    assert series.match(1)["steps"][-1]["state"]["true"]
+
     trajectories = REPO / "examples/synth/tic_tac_toe_by_hand/run/trajectories.jsonl"
     opened = open_record(trajectories)
     assert opened.kind == "synthesis trajectories" and opened.matches
@@ -293,3 +301,20 @@ def test_an_opponents_failure_shows_its_reason_not_its_details(tmp_path):
     assert final["forfeit"]["player"] == 0 and final["forfeit"]["reason"] == "exception"
     assert "SECRET-STATE-42" not in json.dumps(final)
     assert final["returns"][1] > 0
+
+
+def test_viewer_shows_only_the_recorded_player_of_a_closed_deck_file(tmp_path):
+    from ggp.core.model import load_model
+    from ggp.synth.trajectories import (TrajectorySet, close_deck, play_game, record_game,
+                                        save_trajectories)
+    from ggp.web.records import open_record
+
+    model = load_model("kuhn_poker")
+    game = record_game(model, play_game(model, ["random", "random"], seed=1))
+    path = tmp_path / "closed.jsonl"
+    save_trajectories(TrajectorySet("closed", 2, [close_deck(game, 1)], game="kuhn_poker"),
+                      path)
+    match = open_record(path).match(0)
+    assert "Closed deck" in match["notes"][0]
+    assert all(step["state"] is None and step["views"][0] is None
+               and step["views"][1]["player"] == 1 for step in match["steps"])
