@@ -185,5 +185,5 @@ async def _guard(fn, *args) -> Response:
 
     try:
         return JSONResponse(await run_in_threadpool(fn, *args))
-    except (GGPError, ValueError, TypeError) as exc:  # bad input: a one-line message
+    except (GGPError, ValueError, TypeError, ImportError) as exc:  # bad input, a missing extra
         return JSONResponse({"error": str(exc)}, status_code=400)
