@@ -82,14 +82,20 @@ def _wait_decision(page) -> str:
 def test_tic_tac_toe_in_the_browser(web_server, page, shots):
     server = web_server()
     _start(page, server.url, "tic_tac_toe", seat=0)
-    moves = 0
+    moves, clicked = 0, []
     while _wait_decision(page) == "your_turn":
         assert page.locator("table.grid td").count() == 9
         buttons = page.locator("#moves button.move")
         assert buttons.count() == 9 - 2 * moves  # x and o alternate; one cell per move
         if moves == 2:
             shots(page, "play-tic-tac-toe")
-        buttons.first.click()
+        playable = page.locator("table.grid td.playable")
+        assert playable.count() == buttons.count()  # every empty cell is a move
+        if moves % 2:
+            clicked.append(playable.first.get_attribute("title"))
+            playable.first.click()  # a click on the board plays the cell's move
+        else:
+            buttons.first.click()
         moves += 1
         page.wait_for_function("document.body.dataset.status !== 'your_turn'")
     assert page.evaluate("document.body.dataset.status") == "over"
@@ -99,6 +105,8 @@ def test_tic_tac_toe_in_the_browser(web_server, page, shots):
     # the board holds the moves that were played, all of them
     marks = [t for t in page.locator("table.grid td").all_inner_texts() if t]
     assert marks.count("x") == moves and 5 <= len(marks) <= 9
+    played = page.locator("#history-list li b").all_text_contents()  # (collapsed)
+    assert len(played) == moves and clicked and all(m in played for m in clicked)
     shots(page, "play-tic-tac-toe-over")
 
 
@@ -195,6 +203,7 @@ def test_many_legal_moves_get_a_text_box(web_server, page):
     _start(page, server.url, "generalized_tic_tac_toe", seat=0)
     assert _wait_decision(page) == "your_turn"
     assert page.locator("#moves button.move").count() == 0  # 36 moves: a text box instead
+    assert page.locator("table.grid td.playable").count() == 36  # and the board's cells
     page.fill("#move-input", "x(9,9)")
     page.press("#move-input", "Enter")
     page.wait_for_function("document.getElementById('move-error').textContent !== ''")

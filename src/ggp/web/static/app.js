@@ -32,15 +32,34 @@ function card(text) {
   return el("span", {class: "card" + (red ? " red" : ""), title: text, text: m[1] + symbol});
 }
 
-function renderView(view) {
+// The legal move a board cell stands for: the one move whose numbers are the cell's row and
+// column labels ("x(1,2)", "(mark 1 2)"), else the one whose only number is its column
+// ("x3", "(drop 3)"); null when none or several do (then the buttons are the way to move).
+function cellMove(legal, row, col) {
+  const numbers = (m) => (m.match(/\d+/g) || []).join(",");
+  for (const key of [`${row},${col}`, `${col}`]) {
+    const found = legal.filter((m) => numbers(m) === key);
+    if (found.length === 1) return found[0];
+    if (found.length > 1) return null;
+  }
+  return null;
+}
+
+function renderView(view, legal = [], onMove = null) {
   const box = el("div", {class: "view"});
   if (!view) return box;
+  const clickable = onMove && legal.length && view.parts.filter((p) => p.kind === "grid").length === 1;
   for (const part of view.parts) {
     if (part.kind === "grid") {
       const table = el("table", {class: "grid"});
       table.append(el("tr", {}, el("th"), ...part.cols.map((c) => el("th", {text: c}))));
-      part.cells.forEach((row, i) => table.append(
-        el("tr", {}, el("th", {text: part.rows[i]}), ...row.map((c) => el("td", {text: c})))));
+      part.cells.forEach((row, i) => table.append(el("tr", {}, el("th", {text: part.rows[i]}),
+        ...row.map((c, j) => {
+          const td = el("td", {text: c});
+          const move = clickable ? cellMove(legal, part.rows[i], part.cols[j]) : null;
+          if (move) { td.className = "playable"; td.title = move; td.onclick = () => onMove(move); }
+          return td;
+        }))));
       box.append(el("div", {class: "label", text: part.label}), table);
     } else if (part.kind === "cards") {
       const row = el("div", {class: "cards"}, el("span", {class: "label", text: part.label}));
@@ -154,7 +173,7 @@ function initPlay() {
     $("status").textContent = status;
     $("seats").replaceChildren(...m.players.map((p) => el("tr", {class: p.seat === m.seat ? "you" : ""},
       el("td", {text: `seat ${p.seat}`}), el("td", {text: p.name}), el("td", {text: p.agent}))));
-    $("view").replaceChildren(renderView(m.view));
+    $("view").replaceChildren(renderView(m.view, m.legal, play));
     $("raw-json").replaceChildren(m.observation === null ? "" : jsonTree(m.observation));
     // thinking progress
     $("thinking").hidden = !m.thinking;
