@@ -214,3 +214,18 @@ def test_many_legal_moves_get_a_text_box(web_server, page):
     assert _wait_decision(page) == "your_turn"
     cells = page.locator("table.grid tr").nth(3).locator("td").all_inner_texts()
     assert cells[3] == "x"
+
+
+@pytest.mark.parametrize("game,playable", [("connect_four", 42), ("generalized_chess", 0)])
+def test_board_cells_are_moves_only_where_a_move_names_the_cell(web_server, page, game,
+                                                                playable):
+    server = web_server()
+    _start(page, server.url, game, seat=0)
+    assert _wait_decision(page) == "your_turn"
+    assert page.locator("table.grid td.playable").count() == playable
+    if playable:  # connect four: a click anywhere in a column drops into it
+        page.locator("table.grid tr").nth(1).locator("td").nth(4).click()
+        page.wait_for_function("document.body.dataset.status !== 'your_turn'")
+        assert _wait_decision(page) == "your_turn"
+        bottom = page.locator("table.grid tr").last.locator("td").all_inner_texts()
+        assert bottom[4] == "x"

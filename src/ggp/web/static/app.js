@@ -35,7 +35,11 @@ function card(text) {
 // The legal move a board cell stands for: the one move whose numbers are the cell's row and
 // column labels ("x(1,2)", "(mark 1 2)"), else the one whose only number is its column
 // ("x3", "(drop 3)"); null when none or several do (then the buttons are the way to move).
+// Only when every legal move is one pattern with numbers in it ("x(_,_)"): in generalized
+// chess "A2_to_B2" is not a move to a cell (2,2).
 function cellMove(legal, row, col) {
+  const patterns = new Set(legal.map((m) => m.replace(/\d+/g, "#")));
+  if (patterns.size !== 1 || !legal[0].match(/\d/)) return null;
   const numbers = (m) => (m.match(/\d+/g) || []).join(",");
   for (const key of [`${row},${col}`, `${col}`]) {
     const found = legal.filter((m) => numbers(m) === key);
