@@ -120,7 +120,6 @@ class PlaySession:
         self._forfeit: dict[str, Any] | None = None
         self._final_obs: Any = None
         self._error = ""
-        self._moves = 0
         self._steps: list[dict[str, Any]] = []  # the true record: server side only
         self.thread = threading.Thread(target=self._run, name=f"ggp-web-{self.id}",
                                        daemon=True)
@@ -183,7 +182,6 @@ class PlaySession:
                 raise GGPError(f"{action!r} is not a legal move here.")
             self._history[-1] = (self._history[-1][0], action)
             self._status = "waiting"
-            self._moves += 1
         self.human.moves.put(action)
 
     def quit(self) -> None:

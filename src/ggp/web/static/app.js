@@ -133,6 +133,7 @@ function initPlay() {
     }
     $("game").replaceChildren(...Object.values(groups));
     $("game").value = "tic_tac_toe";
+    $("seed").value = Math.floor(Math.random() * 1e6);  // a new deal each time unless set
     $("agent-names").replaceChildren(...options.agents.map((a) => el("option", {value: a})));
     gameChanged();
   }
@@ -216,7 +217,10 @@ function initPlay() {
       result.append(el("h3", {text: "Final returns"}), table);
       if (m.forfeit) result.append(el("p", {text: `Seat ${m.forfeit.player} forfeited: ${m.forfeit.reason} ${m.forfeit.detail}`}));
       const again = el("button", {text: "New match", id: "again"});
-      again.onclick = () => { $("match").hidden = true; $("setup").hidden = false; };
+      again.onclick = () => {
+        $("seed").value = parseInt($("seed").value || "0", 10) + 1;  // the next deal
+        $("match").hidden = true; $("setup").hidden = false;
+      };
       result.append(again);
     }
     if (["starting", "waiting", "thinking"].includes(m.status)) poll();
