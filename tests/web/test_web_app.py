@@ -7,9 +7,11 @@ import time
 
 import pytest
 
-from ggp.web.games import open_game
-from ggp.web.session import PlaySession
-from tests.web.conftest import REPO, Client
+pytest.importorskip("starlette", reason="ggp web needs the web extra (starlette, uvicorn)")
+
+from ggp.web.games import open_game  # noqa: E402
+from ggp.web.session import PlaySession  # noqa: E402
+from tests.web.web_helpers import REPO, Client  # noqa: E402
 
 
 def _strings(value):
