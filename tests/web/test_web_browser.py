@@ -35,7 +35,10 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def browser():
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        except playwright.Error as exc:
+            pytest.skip(f"Chromium at {CHROMIUM} does not start: {str(exc).splitlines()[0]}")
         yield browser
         browser.close()
 
