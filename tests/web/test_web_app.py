@@ -320,3 +320,22 @@ def test_viewer_shows_only_the_recorded_player_of_a_closed_deck_file(tmp_path):
     assert "Closed deck" in match["notes"][0]
     assert all(step["state"] is None and step["views"][0] is None
                and step["views"][1]["player"] == 1 for step in match["steps"])
+
+
+def test_the_loopback_server_refuses_other_hosts_and_non_json_posts(web_server):
+    import urllib.error
+    import urllib.request
+
+    server = web_server()
+    request = urllib.request.Request(server.url + "api/options",
+                                     headers={"Host": "attacker.example"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert refused.value.code == 400
+    request = urllib.request.Request(
+        server.url + "api/play", data=b'{"game": "tic_tac_toe", "opponents": ["random"]}',
+        headers={"Content-Type": "text/plain"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert refused.value.code == 415
+    assert not server.app.state.sessions

@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -44,13 +46,16 @@ class WebConfig:
     ``game_dirs``: folders scanned for GDL files and synthesis runs for the picker;
     ``sandbox``: run every opponent in a sandboxed worker (agents from files always are);
     ``move_seconds``: a sandboxed opponent's time per move; ``record``: a record the viewer
-    opens first; ``max_sessions``: matches kept at once (the oldest is closed)."""
+    opens first; ``max_sessions``: matches kept at once (the oldest is closed);
+    ``allowed_hosts``: the Host headers answered (empty: any), so that a server on the
+    loopback address answers only requests for it, not a rebound DNS name."""
 
     game_dirs: list[Path] = field(default_factory=list)
     sandbox: bool = False
     move_seconds: float = 60.0
     record: str = ""
     max_sessions: int = 8
+    allowed_hosts: list[str] = field(default_factory=list)
 
 
 def create_app(config: WebConfig | None = None) -> Starlette:
@@ -165,9 +170,32 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         Route("/api/record/plot", record_plot),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    middleware = [Middleware(_JSONPosts)]
+    if config.allowed_hosts:
+        middleware.insert(0, Middleware(TrustedHostMiddleware,
+                                        allowed_hosts=config.allowed_hosts))
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.sessions = sessions  # the live matches (the server side; tests look here)
     return app
+
+
+class _JSONPosts:
+    """Refuse a POST whose body is not declared JSON: a page of another site can send a
+    plain-text POST to this machine without asking, but not a JSON one."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            headers = dict(scope.get("headers", []))
+            kind = headers.get(b"content-type", b"").split(b";")[0].strip()
+            if kind != b"application/json":
+                response = JSONResponse({"error": "POST bodies must be application/json"},
+                                        status_code=415)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 async def _json(request: Request) -> dict[str, Any]:

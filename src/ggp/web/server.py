@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import socket
 import threading
+from dataclasses import replace
 from typing import Callable
 
 from ggp.core.errors import GGPError
 from ggp.web.app import WebConfig, create_app
+
+#: Host names of this machine only: a loopback server answers requests for these alone.
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -46,6 +50,8 @@ class WebServer:
 
         self.sock = bind(host, port)
         self.url = url_of(self.sock)
+        if host in LOOPBACK and not config.allowed_hosts:
+            config = replace(config, allowed_hosts=list(LOOPBACK))
         self.app = create_app(config)
         self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning",
                                                     lifespan="on"))
