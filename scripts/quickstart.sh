@@ -11,6 +11,8 @@
 # GGP=path/to/ggp uses an installed ggp and skips the install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/system_packages.sh
+ensure_packages bwrap:bubblewrap  # the synthesized models run in the sandbox
 if [ -z "${GGP:-}" ]; then
     PYTHON="${PYTHON:-python3}"
     [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv

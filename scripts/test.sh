@@ -4,18 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
-# The sandbox for untrusted code is built on bubblewrap (docs/sandbox.md); its attack suite
-# (tests/sandbox) skips, saying why, where bwrap cannot run. A fresh CI machine runs this
-# as root: install it there.
-if ! command -v bwrap >/dev/null 2>&1; then
-  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "installing bubblewrap (the sandbox for untrusted code)" >&2
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null
-  else
-    echo "warning: bubblewrap (bwrap) is missing: the sandbox attack suite will be skipped" \
-      "and untrusted code refused; install the 'bubblewrap' package" >&2
-  fi
-fi
+# bubblewrap is the sandbox for untrusted code (docs/sandbox.md; its attack suite skips,
+# saying why, where bwrap cannot run); chromium drives the browser tests (tests/web).
+source scripts/system_packages.sh
+ensure_packages bwrap:bubblewrap chromium:chromium
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 set +e

@@ -1,0 +1,217 @@
+"""The web app (Starlette): the play page, the match viewer and their JSON API.
+
+Pages are plain HTML with one hand-written script (``static/app.js``); no build step.
+
+=================================  ==================================================
+``GET /``, ``GET /viewer``         the play page, the match viewer
+``GET /api/options``               games for the picker, agents for the opponents
+``POST /api/play``                 start a match: ``{game, seat, opponents, seed}``
+``GET /api/play/{id}``             the person's view (:meth:`PlaySession.view`)
+``POST /api/play/{id}/move``       ``{action}``
+``POST /api/play/{id}/quit``       leave (the person forfeits)
+``GET /api/record?path=``          open a record: its matches and plots
+``GET /api/record/match?path=&index=``   one match, step by step
+``GET /api/record/plot?path=&name=``     one of the report's plots (PNG)
+=================================  ==================================================
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ggp.core.errors import GGPError
+from ggp.web.games import agent_choices, game_choices, open_game
+from ggp.web.records import RecordError, open_record
+from ggp.web.session import PlaySession
+
+STATIC = Path(__file__).parent / "static"
+
+
+@dataclass
+class WebConfig:
+    """Settings of ``ggp web``.
+
+    ``game_dirs``: folders scanned for GDL files and synthesis runs for the picker;
+    ``sandbox``: run every opponent in a sandboxed worker (agents from files always are);
+    ``move_seconds``: a sandboxed opponent's time per move; ``record``: a record the viewer
+    opens first; ``max_sessions``: matches kept at once (the oldest is closed);
+    ``allowed_hosts``: the Host headers answered (empty: any), so that a server on the
+    loopback address answers only requests for it, not a rebound DNS name."""
+
+    game_dirs: list[Path] = field(default_factory=list)
+    sandbox: bool = False
+    move_seconds: float = 60.0
+    record: str = ""
+    max_sessions: int = 8
+    allowed_hosts: list[str] = field(default_factory=list)
+
+
+def create_app(config: WebConfig | None = None) -> Starlette:
+    config = config or WebConfig()
+    sessions: dict[str, PlaySession] = {}
+    lock = threading.Lock()
+
+    def session(request: Request) -> PlaySession:
+        found = sessions.get(request.path_params["id"])
+        if found is None:
+            raise GGPError("This match is over or unknown: start a new one.")
+        return found
+
+    async def options(request: Request) -> Response:
+        return JSONResponse({"games": game_choices(config.game_dirs),
+                             "agents": agent_choices(), "record": config.record})
+
+    def start(body: dict[str, Any]) -> dict[str, Any]:
+        game = open_game(str(body.get("game", "")))
+        try:
+            opponents = [str(s) for s in body.get("opponents", [])]
+            new = PlaySession(game, int(body.get("seat", 0)), opponents,
+                              seed=int(body.get("seed", 0)), sandbox=config.sandbox,
+                              move_seconds=config.move_seconds)
+        except Exception:
+            game.close()
+            raise
+        with lock:
+            sessions[new.id] = new
+            while len(sessions) > config.max_sessions:
+                oldest = next(iter(sessions))
+                sessions.pop(oldest).close()
+        return new.view()
+
+    async def play(request: Request) -> Response:
+        body = await _json(request)
+        return await _guard(start, body)
+
+    async def state(request: Request) -> Response:
+        return await _guard(lambda: session(request).view())
+
+    async def move(request: Request) -> Response:
+        body = await _json(request)
+
+        def go() -> dict[str, Any]:
+            found = session(request)
+            found.move(str(body.get("action", "")).strip())
+            return found.view()
+
+        return await _guard(go)
+
+    async def quit_(request: Request) -> Response:
+        def go() -> dict[str, Any]:
+            with lock:
+                found = sessions.pop(request.path_params["id"], None)
+            if found is not None:
+                found.close()
+            return {"ok": True}
+
+        return await _guard(go)
+
+    async def record(request: Request) -> Response:
+        return await _guard(lambda: open_record(request.query_params.get("path", ""),
+                                                config.game_dirs).summary())
+
+    async def record_match(request: Request) -> Response:
+        def go() -> dict[str, Any]:
+            opened = open_record(request.query_params.get("path", ""), config.game_dirs)
+            try:
+                index = int(request.query_params.get("index", "0"))
+            except ValueError as exc:
+                raise RecordError("index must be a number") from exc
+            return opened.match(index)
+
+        return await _guard(go)
+
+    async def record_plot(request: Request) -> Response:
+        try:
+            opened = open_record(request.query_params.get("path", ""), config.game_dirs)
+        except GGPError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        name = request.query_params.get("name", "")
+        for plot in opened.plots:  # only the report's own plots are ever served
+            if plot.name == name:
+                return FileResponse(plot, media_type="image/png")
+        return JSONResponse({"error": f"no plot {name!r}"}, status_code=404)
+
+    async def page_play(request: Request) -> Response:
+        return FileResponse(STATIC / "play.html", media_type="text/html")
+
+    async def page_viewer(request: Request) -> Response:
+        return FileResponse(STATIC / "viewer.html", media_type="text/html")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        yield
+        with lock:
+            for found in sessions.values():
+                found.close()
+            sessions.clear()
+
+    routes = [
+        Route("/", page_play),
+        Route("/viewer", page_viewer),
+        Route("/api/options", options),
+        Route("/api/play", play, methods=["POST"]),
+        Route("/api/play/{id}", state),
+        Route("/api/play/{id}/move", move, methods=["POST"]),
+        Route("/api/play/{id}/quit", quit_, methods=["POST"]),
+        Route("/api/record", record),
+        Route("/api/record/match", record_match),
+        Route("/api/record/plot", record_plot),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    middleware = [Middleware(_JSONPosts)]
+    if config.allowed_hosts:
+        middleware.insert(0, Middleware(TrustedHostMiddleware,
+                                        allowed_hosts=config.allowed_hosts))
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    app.state.sessions = sessions  # the live matches (the server side; tests look here)
+    return app
+
+
+class _JSONPosts:
+    """Refuse a POST whose body is not declared JSON: a page of another site can send a
+    plain-text POST to this machine without asking, but not a JSON one."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            headers = dict(scope.get("headers", []))
+            kind = headers.get(b"content-type", b"").split(b";")[0].strip()
+            if kind != b"application/json":
+                response = JSONResponse({"error": "POST bodies must be application/json"},
+                                        status_code=415)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+async def _json(request: Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    return body if isinstance(body, dict) else {}
+
+
+async def _guard(fn, *args) -> Response:
+    """Run ``fn`` in a worker thread (it may block on a sandboxed worker); bad input (a
+    GGPError, a malformed number) becomes ``{"error": message}`` with status 400."""
+    from starlette.concurrency import run_in_threadpool
+
+    try:
+        return JSONResponse(await run_in_threadpool(fn, *args))
+    except (GGPError, ValueError, TypeError, ImportError) as exc:  # bad input, a missing extra
+        return JSONResponse({"error": str(exc)}, status_code=400)
