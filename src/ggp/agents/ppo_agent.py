@@ -1,0 +1,59 @@
+"""``ppo:checkpoint=FILE``: play a policy trained by ``ggp ppo train``.
+
+The agent sees only its own observations (the arena does not tell agents the legal
+actions). It encodes them with the checkpoint's schema, runs the network over its
+observations of this game (the recurrent variant needs all of them, the feed-forward one
+the last), and masks the logits with the legal actions of a state consistent with its
+history, sampled from the world model the arena gives it (:func:`ggp.belief.sample_state`:
+the observation itself in perfect-information games). If no consistent state can be found
+it plays the best action of the whole index, which the arena counts as a forfeit when it
+is illegal.
+
+Settings: ``checkpoint`` (required), ``greedy`` (false: sample from the policy; true: its
+most likely action).
+"""
+
+from __future__ import annotations
+
+from ggp.agents import register_agent
+from ggp.agents.base import Agent, MatchInfo
+from ggp.core.errors import GGPError
+from ggp.core.model import WorldModel
+from ggp.core.protocol import Action, ObsActionHistory
+
+
+class PPOAgent(Agent):
+    def __init__(self, model: WorldModel, checkpoint: str, greedy: bool = False) -> None:
+        try:
+            from ggp.learn.ppo import Policy, load_checkpoint
+        except ImportError as exc:  # pragma: no cover - depends on the installed extras
+            raise GGPError("The ppo agent needs torch and the env extra: "
+                           "pip install 'ggp[torch,env]'.") from exc
+        data = load_checkpoint(checkpoint)
+        self.policy = Policy.from_checkpoint(data)
+        self.model, self.greedy = model, bool(greedy)
+        self.trained_seat = data.get("seat")
+        self.name = f"ppo:{data.get('game', checkpoint)}"
+        self.unmasked = 0
+
+    def start(self, info: MatchInfo) -> None:
+        super().start(info)
+
+    def act(self, history: ObsActionHistory) -> Action:
+        from ggp.belief import sample_state
+
+        legal = None
+        try:
+            state = sample_state(self.model, history, self.info.seat, self.rng)
+            legal = self.model.legal_actions(state)
+        except GGPError:
+            self.unmasked += 1
+        observations = [obs for obs, _ in history]
+        return self.policy.act(observations, legal, self.rng, self.greedy)
+
+
+@register_agent("ppo")
+def _make_ppo(model: WorldModel, checkpoint: str = "", greedy: bool = False) -> Agent:
+    if not checkpoint:
+        raise GGPError("The ppo agent needs a checkpoint: ppo:checkpoint=FILE.")
+    return PPOAgent(model, str(checkpoint), greedy)
