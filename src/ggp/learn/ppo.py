@@ -62,6 +62,7 @@ class PPOConfig:
     epochs: int = 4
     hidden: int = 256
     seed: int = 0
+    adv_std_floor: float = 0.1     # see docs/ppo.md: keeps noise from being amplified
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -339,7 +340,7 @@ class Trainer:
                 dist = masked(logits, mask)
                 logp = dist.log_prob(sel(b["act"]))
                 a = sel(adv)
-                a = (a - a.mean()) / (a.std() + 1e-8)
+                a = (a - a.mean()) / a.std().nan_to_num(0.0).clamp_min(c.adv_std_floor)
                 ratio = torch.exp(logp - sel(b["logp"]))
                 policy_loss = -torch.min(ratio * a,
                                          ratio.clamp(1 - c.clip, 1 + c.clip) * a).mean()
