@@ -51,6 +51,12 @@ class PPOAgent(Agent):
         observations = [obs for obs, _ in history]
         return self.policy.act(observations, legal, self.rng, self.greedy)
 
+    def close(self) -> None:
+        """Stop the sandboxed worker of an LLM-written encoder, if any."""
+        close = getattr(self.policy.encoding.encoder, "close", None)
+        if close is not None:
+            close()
+
 
 @register_agent("ppo")
 def _make_ppo(model: WorldModel, checkpoint: str = "", greedy: bool = False) -> Agent:

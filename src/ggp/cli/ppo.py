@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -44,6 +46,13 @@ def train(
     eval_games: int = typer.Option(500, help="Games against random to evaluate each seed."),
     unknown: str = typer.Option("ignore", help="Observations or actions outside the "
                                 "schema: ignore (encode as zeros / not selectable) or error."),
+    encoder: str = typer.Option("schema", help="schema (learned, no language model) or llm "
+                                "(observation_to_tensor written by a language model, checked "
+                                "in the sandbox to be a bijection on the examples)."),
+    backend: Optional[str] = typer.Option(None, help="LLM backend for --encoder llm."),
+    model: Optional[str] = typer.Option(None, help="LLM model name for --encoder llm."),
+    base_url: Optional[str] = typer.Option(None, help="Endpoint of an OpenAI-compatible "
+                                           "server."),
 ) -> None:
     """Train PPO for one or more seats against a random opponent; progress shows the
     training win rate, the summary each seed's win rate on the real game."""
@@ -58,8 +67,13 @@ def train(
         seats = [int(s) for s in seat.split(",") if s.strip()]
     except ValueError:
         raise GGPError(f"--seat takes seat numbers separated by commas, not {seat!r}") from None
+    llm = None
+    if encoder == "llm":
+        from ggp.cli.cwm import _llm
+
+        llm = _llm(Path(out), backend, model, base_url, None)
     for s in seats:
-        spec = run.TrainSpec(game=game, out=out, seat=s, steps=steps, seeds=seeds,
+        spec = run.TrainSpec(encoder=encoder, llm=llm,game=game, out=out, seat=s, steps=steps, seeds=seeds,
                              cwm=cwm or None, network=network, fit_games=fit_games,
                              eval_games=eval_games, unknown=unknown, num_envs=envs,
                              horizon=horizon)
@@ -72,9 +86,13 @@ def train(
             def progress(k: int, row: dict) -> None:
                 if k not in tasks:
                     tasks[k] = bar.add_task(f"seat {s} seed {k}", total=steps, info="")
-                bar.update(tasks[k], completed=row["step"],
-                           info=f"win {row['win_rate']:.2f} return {row['mean_return']:+.2f}"
-                                f" ({row['steps_per_s']:.0f} steps/s)")
+                info = (f"win {row['win_rate']:.2f} return {row['mean_return']:+.2f}"
+                        f" ({row['steps_per_s']:.0f} steps/s)")
+                bar.update(tasks[k], completed=row["step"], info=info)
+                if not console.is_terminal:  # logs get a line per 10 updates instead
+                    tasks[-1 - k] = tasks.get(-1 - k, 0) + 1
+                    if tasks[-1 - k] % 10 == 1 or row["step"] >= steps:
+                        bar.console.print(f"seat {s} seed {k}: step {row['step']:,} {info}")
 
             def evaluated(k: int, result: dict) -> None:
                 bar.console.print(

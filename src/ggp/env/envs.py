@@ -268,7 +268,11 @@ class VectorSeatEnv:
             self._call = lambda method, **kw: getattr(core, method)(**kw)
 
     def _arrays(self, rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
-        obs = np.stack([self.encoding.encoder.encode(r["obs"]) for r in rows])
+        encoder = self.encoding.encoder
+        if hasattr(encoder, "encode_batch"):  # one sandbox round trip (LLM-written code)
+            obs = encoder.encode_batch([r["obs"] for r in rows])
+        else:
+            obs = np.stack([encoder.encode(r["obs"]) for r in rows])
         mask = np.stack([self.encoding.index.mask(r["legal"]) for r in rows]).astype(bool)
         return obs, mask
 

@@ -170,7 +170,9 @@ class Policy:
         """An action for the last of ``observations`` (the seat's observations at each of
         its decisions in this game, oldest first); ``legal`` masks when given."""
         seq = observations if self.net.recurrent else observations[-1:]
-        obs = torch.as_tensor(np.stack([self.encoding.encoder.encode(o) for o in seq]))
+        encoder = self.encoding.encoder
+        obs = torch.as_tensor(encoder.encode_batch(seq) if hasattr(encoder, "encode_batch")
+                              else np.stack([encoder.encode(o) for o in seq]))
         starts = torch.zeros(len(seq), 1)
         starts[0] = 1.0
         logits, _, _ = self.net(obs.unsqueeze(1), starts, self.net.initial_hidden(1))

@@ -45,6 +45,8 @@ class TrainSpec:
     num_envs: int = 50
     horizon: int = 100
     checkpoint_every: int = 5
+    encoder: str = "schema"        # or "llm": written by ``llm`` (seed 000's variant)
+    llm: Any = None
 
 
 def _sandbox_samples(model: SandboxedModel, games: int, seed: int) -> Samples:
@@ -60,7 +62,20 @@ def _encoding(spec: TrainSpec, real: WorldModel, train: WorldModel, path: Path) 
         samples.extend(_sandbox_samples(train, spec.fit_games, seed=1))
     elif train is not real:
         samples.extend(random_play_samples(train, spec.fit_games, seed=1))
-    encoding = Encoding.fit(samples, unknown=spec.unknown)
+    if spec.encoder == "llm":
+        from ggp.env.encoding import ActionIndex
+        from ggp.env.llm_encoder import request_llm_encoder
+
+        if spec.llm is None:
+            raise GGPError("--encoder llm needs a language model: pass --backend (and "
+                           "--model), or set GGP_LLM_BACKEND")
+        encoding = Encoding(request_llm_encoder(spec.llm, samples.observations,
+                                                game=spec.game),
+                            ActionIndex(samples.actions, unknown=spec.unknown))
+    elif spec.encoder == "schema":
+        encoding = Encoding.fit(samples, unknown=spec.unknown)
+    else:
+        raise GGPError(f"--encoder must be schema or llm, not {spec.encoder!r}")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(encoding.to_dict()))
     return encoding
@@ -106,6 +121,8 @@ def train_seeds(spec: TrainSpec, progress: Callable[[int, dict[str, Any]], None]
     finally:
         if isinstance(train, SandboxedModel):
             train.close()
+        if "encoding" in locals() and hasattr(encoding.encoder, "close"):
+            encoding.encoder.close()
     best = max(range(len(results)),
                key=lambda i: (results[i]["win"], results[i]["mean_return"]))
     shutil.copyfile(root / f"seed{best}" / "checkpoint.pt", root / "best.pt")
