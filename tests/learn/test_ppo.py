@@ -109,6 +109,10 @@ def test_cli_train_eval_and_arena_agent(tmp_path, capsys) -> None:
     agent = make_agent(f"ppo:checkpoint={best}", model)
     result = play_match(model, [make_agent("random", model), agent], seed=3)
     assert result.forfeit is None
+    by_seat = make_agent(f"ppo:checkpoint={out}", model)  # the run folder: seat1/best.pt
+    assert play_match(model, [make_agent("random", model), by_seat], seed=4).forfeit is None
+    missing = play_match(model, [by_seat, make_agent("random", model)], seed=4)
+    assert "no PPO checkpoint for seat 0" in missing.forfeit.detail
 
 
 def test_cli_errors_are_one_line(tmp_path, capsys) -> None:

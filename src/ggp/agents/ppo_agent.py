@@ -9,11 +9,17 @@ the observation itself in perfect-information games). If no consistent state can
 it plays the best action of the whole index, which the arena counts as a forfeit when it
 is illegal.
 
+``checkpoint`` is one checkpoint (played in whatever seat), or the ``--out`` folder of
+``ggp ppo train``: each seat then plays its own ``seat<S>/best.pt``.
+
 Settings: ``checkpoint`` (required), ``greedy`` (false: sample from the policy; true: its
 most likely action).
 """
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
 
 from ggp.agents import register_agent
 from ggp.agents.base import Agent, MatchInfo
@@ -29,15 +35,34 @@ class PPOAgent(Agent):
         except ImportError as exc:  # pragma: no cover - depends on the installed extras
             raise GGPError("The ppo agent needs torch and the env extra: "
                            "pip install 'ggp[torch,env]'.") from exc
-        data = load_checkpoint(checkpoint)
-        self.policy = Policy.from_checkpoint(data)
+        self._load, self._policy_cls = load_checkpoint, Policy
         self.model, self.greedy = model, bool(greedy)
-        self.trained_seat = data.get("seat")
-        self.name = f"ppo:{data.get('game', checkpoint)}"
+        self.policies: dict[str, Any] = {}
+        path = Path(checkpoint)
+        if path.is_dir():
+            found = sorted(path.glob("seat*/best.pt"))
+            if not found:
+                raise GGPError(f"{checkpoint} holds no seat*/best.pt: give a checkpoint or "
+                               "the --out folder of ggp ppo train")
+            self.files = {int(f.parent.name[4:]): f for f in found}
+        else:
+            self.files = {-1: path}
+            self._policy(-1)  # fail now on a bad file
+        self.name = f"ppo:{checkpoint}"
         self.unmasked = 0
+
+    def _policy(self, seat: int) -> Any:
+        key = seat if seat in self.files else -1
+        if key not in self.files:
+            raise GGPError(f"no PPO checkpoint for seat {seat} among "
+                           f"{', '.join(str(f) for f in self.files.values())}")
+        if key not in self.policies:
+            self.policies[key] = self._policy_cls.from_checkpoint(self._load(self.files[key]))
+        return self.policies[key]
 
     def start(self, info: MatchInfo) -> None:
         super().start(info)
+        self.policy = self._policy(info.seat)
 
     def act(self, history: ObsActionHistory) -> Action:
         from ggp.belief import sample_state
@@ -52,10 +77,11 @@ class PPOAgent(Agent):
         return self.policy.act(observations, legal, self.rng, self.greedy)
 
     def close(self) -> None:
-        """Stop the sandboxed worker of an LLM-written encoder, if any."""
-        close = getattr(self.policy.encoding.encoder, "close", None)
-        if close is not None:
-            close()
+        """Stop the sandboxed workers of LLM-written encoders, if any."""
+        for policy in self.policies.values():
+            close = getattr(policy.encoding.encoder, "close", None)
+            if close is not None:
+                close()
 
 
 @register_agent("ppo")
