@@ -195,12 +195,20 @@ def _draw(probs: np.ndarray, rng: random.Random) -> int:
     return int(np.flatnonzero(probs)[-1])
 
 
+def midpoint(model: Any) -> float:
+    """The return between a loss and a win: the middle of the utility range (0 for
+    zero-sum games scored -1/0/1, 50 for GDL's 0..100)."""
+    meta = model.metadata
+    return (float(meta.min_utility) + float(meta.max_utility)) / 2.0
+
+
 def evaluate(policy: Policy, model: Any, seat: int, games: int = 200, seed: int = 0,
              greedy: bool = False) -> dict[str, float]:
     """Play ``games`` games of ``model`` in ``seat`` against uniformly random opponents.
 
     The policy sees only its own observations and the legal actions of its decision.
-    Returns the win, draw and loss rates (return > 0, = 0, < 0) and the mean return."""
+    Returns the win, draw and loss rates (return above, at or below :func:`midpoint`) and
+    the mean return."""
     from ggp.env.games import SeatGame
 
     rng = random.Random(seed)
@@ -217,8 +225,9 @@ def evaluate(policy: Policy, model: Any, seat: int, games: int = 200, seed: int 
         returns.append(game.episode_return)
         assert model.current_player(game.state) == TERMINAL
     r = np.array(returns)
-    return {"games": games, "win": float((r > 0).mean()), "draw": float((r == 0).mean()),
-            "loss": float((r < 0).mean()), "mean_return": float(r.mean()),
+    mid = midpoint(model)
+    return {"games": games, "win": float((r > mid).mean()), "draw": float((r == mid).mean()),
+            "loss": float((r < mid).mean()), "mean_return": float(r.mean()),
             "ci95": float(1.96 * r.std(ddof=1) / math.sqrt(len(r))) if len(r) > 1 else 0.0}
 
 
@@ -228,9 +237,11 @@ class Trainer:
     saving a checkpoint every ``checkpoint_every`` updates, and resumes from one."""
 
     def __init__(self, env: Any, encoding: Any, config: PPOConfig, *,
-                 checkpoint: str | Path, meta: dict[str, Any] | None = None) -> None:
+                 checkpoint: str | Path, meta: dict[str, Any] | None = None,
+                 win_above: float = 0.0) -> None:
         self.env, self.encoding, self.config = env, encoding, config
         self.checkpoint, self.meta = Path(checkpoint), dict(meta or {})
+        self.win_above = win_above  # training win rate: returns above this
         torch.manual_seed(config.seed)
         self.net = PolicyNet(encoding.encoder.size, len(encoding.index), config.network,
                              config.hidden)
@@ -299,7 +310,7 @@ class Trainer:
             recent = recent[-2000:]
             r = np.array(recent) if recent else np.zeros(1)
             row = {"step": self.step, "episodes": len(recent),
-                   "win_rate": float((r > 0).mean()), "mean_return": float(r.mean()),
+                   "win_rate": float((r > self.win_above).mean()), "mean_return": float(r.mean()),
                    "entropy_coef": ent_coef,
                    "steps_per_s": (self.step - s0) / max(time.time() - t0, 1e-9), **losses}
             recent = []

@@ -27,7 +27,7 @@ from ggp.core.model import WorldModel, load_model
 from ggp.env.envs import Encoding, VectorSeatEnv
 from ggp.env.samples import Samples, random_play_samples
 from ggp.env.sandboxed import SandboxedModel
-from ggp.learn.ppo import PPOConfig, Policy, Trainer, evaluate, load_checkpoint
+from ggp.learn.ppo import PPOConfig, Policy, Trainer, evaluate, load_checkpoint, midpoint
 
 
 @dataclass
@@ -104,7 +104,7 @@ def train_seeds(spec: TrainSpec, progress: Callable[[int, dict[str, Any]], None]
             meta = {"game": spec.game, "seat": spec.seat, "cwm": spec.cwm}
             env = VectorSeatEnv(train, encoding, spec.num_envs, spec.seat, seed=1000 + k)
             trainer = Trainer(env, encoding, config, checkpoint=run / "checkpoint.pt",
-                              meta=meta)
+                              meta=meta, win_above=midpoint(real))
             if trainer.step < spec.steps:
                 trainer.train(spec.steps, checkpoint_every=spec.checkpoint_every,
                               progress=(lambda row, k=k: progress(k, row)) if progress else None)
