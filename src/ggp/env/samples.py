@@ -1,0 +1,75 @@
+"""Example observations and actions to fit an encoder and an action index on.
+
+Seed 000 learns its observation encoding from the recorded trajectories; here the same
+examples come from a :class:`~ggp.synth.trajectories.TrajectorySet` (recorded games, open
+or closed deck) and/or from random play in any world model (a reference game, a GDL game,
+a CWM hosted in the sandbox). Every player's observation at every state is kept, terminal
+states included, so an environment never shows a policy an observation it was not fitted on
+unless the game reaches a place random play never did.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ggp.core.model import WorldModel
+from ggp.core.protocol import CHANCE, TERMINAL
+
+
+@dataclass
+class Samples:
+    """Observations, legal-action lists and taken actions (chance moves excluded)."""
+
+    observations: list[Any] = field(default_factory=list)
+    actions: set[str] = field(default_factory=set)
+
+    def extend(self, other: "Samples") -> "Samples":
+        self.observations.extend(other.observations)
+        self.actions |= other.actions
+        return self
+
+
+def random_play_samples(model: WorldModel, games: int = 200, seed: int = 0,
+                        max_steps: int = 1000) -> Samples:
+    """Play ``games`` uniformly random games (chance by its outcome distribution)."""
+    rng = random.Random(seed)
+    samples = Samples()
+    for _ in range(games):
+        state = model.initial_state()
+        for _ in range(max_steps):
+            player = model.current_player(state)
+            samples.observations.extend(model.observations(state))
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                action = model.sample_chance(state, rng)
+            else:
+                legal = model.legal_actions(state)
+                samples.actions.update(legal)
+                action = rng.choice(legal)
+            state = model.apply(state, action)
+    return samples
+
+
+def trajectory_samples(trajectories: Any) -> Samples:
+    """The examples in a :class:`~ggp.synth.trajectories.TrajectorySet`."""
+    samples = Samples()
+    for trajectory in trajectories.trajectories:
+        for step in trajectory.steps:
+            samples.observations.extend(step.observations)
+            if step.current_player not in (CHANCE, TERMINAL):
+                samples.actions.update(step.legal_actions)
+                if step.action is not None:
+                    samples.actions.add(step.action)
+        for entry in trajectory.view:
+            if entry.get("observation") is not None:
+                samples.observations.append(entry["observation"])
+            samples.actions.update(entry.get("legal_actions") or [])
+            if entry.get("action") is not None:
+                samples.actions.add(entry["action"])
+    return samples
+
+
+__all__ = ["Samples", "random_play_samples", "trajectory_samples"]

@@ -1,0 +1,1 @@
+"""Learning inside world models: PPO (docs/ppo.md)."""
