@@ -88,7 +88,7 @@ def run_game(name: str, args, rng: random.Random) -> dict:
             labels[("early", "middle", "late")[min(2, 3 * i // max(1, len(mine)))]] += 1
             t = time.perf_counter()
             try:
-                belief = sampler.belief(history, seat, rng)
+                sampler.belief(history, seat, rng)
                 times.append(time.perf_counter() - t)
             except BeliefError as exc:
                 times.append(time.perf_counter() - t)

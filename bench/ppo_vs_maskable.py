@@ -20,7 +20,6 @@ import random
 import tempfile
 import time
 
-import numpy as np
 import torch
 
 from ggp.core.model import load_model

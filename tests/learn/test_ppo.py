@@ -3,7 +3,6 @@ arena agent. Tiny budgets: a few thousand steps of a one-decision game."""
 
 from __future__ import annotations
 
-import random
 
 import pytest
 

@@ -56,6 +56,8 @@ def test_recorded_run_replays_and_resumes_exactly_without_a_model(game, tmp_path
     synthesize(run, plan.task, None, plan.settings, test_games=0, backend=plan.backend,
                replay_from=RECORDED / game / "exchanges.jsonl")
     assert_same_run(RECORDED / game, run, with_test=False)
+    if game in SLOW:  # resuming is the same code for every game; the quick ones show it
+        return
     # --resume of the replayed run in place: its own log answers everything again
     synthesize(run, None, None, resume=True)
     assert_same_run(RECORDED / game, run, with_test=False)

@@ -29,7 +29,7 @@ from ggp.agents.search_agents import make_ismcts, make_mcts
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory
 from ggp.cwm.rundir import model_file, model_source, value_file
-from ggp.sandbox import Limits, SandboxFailure, Worker
+from ggp.sandbox import Limits, Worker
 from ggp.sandbox.pool import POOL
 
 log = logging.getLogger("ggp.cwm")
@@ -51,6 +51,9 @@ class CWMAgent(Agent):
         self.init = init
         self.name = f"cwm-{init['planner']}"
         self.move_seconds = move_seconds
+        # a match start (worker start, the model's import and its load-time purity probe,
+        # which runs the model's functions) is held to a move's deadline, at least 30 s
+        self.start_seconds = max(30.0, move_seconds)
         # synthesized code only computes: no network, no processes, nothing outside its box
         self.limits = Limits(memory_mb=memory_mb, cpu_seconds=3600,
                              max_output_bytes=1024 * 1024, restricted=True, network=False)
@@ -61,17 +64,11 @@ class CWMAgent(Agent):
     def start(self, info: MatchInfo) -> None:
         super().start(info)
         self.close()
-        self.worker, reused = POOL.take("ggp.cwm.worker", self.init, start_timeout=120.0,
-                                        limits=self.limits)
-        try:
-            self.worker.call("start", {"info": asdict(info)}, timeout=120.0)
-        except SandboxFailure:
-            if not reused:
-                raise
-            # an idle worker may have died since its last match: a fresh one decides
-            self.worker, _ = POOL.take("ggp.cwm.worker", self.init, start_timeout=120.0,
-                                       limits=self.limits, fresh=True)
-            self.worker.call("start", {"info": asdict(info)}, timeout=120.0)
+        self.worker, _ = POOL.take_ready(
+            "ggp.cwm.worker", self.init,
+            lambda worker, _: worker.call("start", {"info": asdict(info)},
+                                          timeout=self.start_seconds),
+            start_timeout=self.start_seconds, limits=self.limits)
 
     def act(self, history: ObsActionHistory) -> Action:
         reply = self.worker.call("act", {"history": history}, timeout=self.move_seconds)

@@ -25,7 +25,7 @@ from ggp.arena.agent_specs import build_agent, is_file_spec
 from ggp.core.errors import GGPError
 from ggp.core.model import load_model
 from ggp.core.protocol import Action, ObsActionHistory, State
-from ggp.sandbox import Limits, SandboxFailure, Worker
+from ggp.sandbox import Limits, Worker
 from ggp.sandbox.pool import POOL
 
 #: Limits of agent workers unless the caller gives others.
@@ -73,16 +73,10 @@ class SandboxedAgent(Agent):
             name, sep, settings = agent.partition(":")
             agent = _copy_in(name, "agent", files) + sep + settings
         init = {"agent": agent, "game": game}
-        options = dict(start_timeout=self.start_seconds, limits=self.limits, files=files)
-        self.worker, reused = POOL.take("ggp.arena.sandboxed", init, **options)
-        try:
-            self.name = self.worker.call("name", timeout=self.start_seconds)
-        except SandboxFailure:
-            if not reused:
-                raise
-            # an idle worker may have died since its last match: a fresh one decides
-            self.worker, _ = POOL.take("ggp.arena.sandboxed", init, fresh=True, **options)
-            self.name = self.worker.call("name", timeout=self.start_seconds)
+        self.worker, self.name = POOL.take_ready(
+            "ggp.arena.sandboxed", init,
+            lambda worker, _: worker.call("name", timeout=self.start_seconds),
+            start_timeout=self.start_seconds, limits=self.limits, files=files)
         self.clairvoyant = self.worker.call("clairvoyant", timeout=self.start_seconds)
         self.takes_legal_actions = self.worker.call("takes_legal_actions",
                                                     timeout=self.start_seconds)

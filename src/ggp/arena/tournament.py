@@ -188,15 +188,15 @@ def schedule(config: TournamentConfig, num_players: dict[str, int],
                 for index in range(config.matches):
                     add(json.dumps([game, focal, opponent, seat, index]), game, seats,
                         index, focal=focal, opponent=opponent, focal_seat=seat)
-        for field in config.fields:
-            if len(field) != n:
+        for lineup in config.fields:
+            if len(lineup) != n:
                 continue
             # rounds outermost: a tournament cut short has whole, seat-balanced rounds
             for index in range(config.matches):
                 for order in itertools.permutations(range(n)):
-                    add(json.dumps([game, list(field), list(order), index]), game,
-                        tuple(field[i] for i in order), index, focal=None, opponent=None,
-                        focal_seat=None, field=field, seat_order=order)
+                    add(json.dumps([game, list(lineup), list(order), index]), game,
+                        tuple(lineup[i] for i in order), index, focal=None, opponent=None,
+                        focal_seat=None, field=lineup, seat_order=order)
     return tasks
 
 
@@ -224,11 +224,11 @@ def check_config(config: TournamentConfig) -> dict[str, dict[str, Any]]:
         model = load_model(game)
         games[game] = {"name": model.name, **model.metadata.to_dict()}
     sizes = {meta["num_players"] for meta in games.values()}
-    for field in config.fields:
-        if len(field) not in sizes:
+    for lineup in config.fields:
+        if len(lineup) not in sizes:
             raise TournamentError(
-                f"The field {','.join(field)} has {len(field)} agents, but no game has "
-                f"{len(field)} players (the games have {', '.join(map(str, sorted(sizes)))})"
+                f"The field {','.join(lineup)} has {len(lineup)} agents, but no game has "
+                f"{len(lineup)} players (the games have {', '.join(map(str, sorted(sizes)))})"
                 "; a field lists one agent per seat.")
     if not config.agents:
         for game, meta in games.items():

@@ -147,6 +147,43 @@ def _file_agent(agent: str, work: Path) -> list[str]:
     return _match(agents_for, work)
 
 
+def _model_file(model: str, work: Path) -> list[str]:
+    from ggp.synth.model_file import ModelFileError, record_model_file
+
+    path = work / "hostile.py"
+    path.write_text(model, encoding="utf-8")
+    try:
+        found = record_model_file(path, games=1, seed=0, players=["random", "random"],
+                                  deck="open", view_player=0, test_games=0, test_seed=1,
+                                  test_players=None, timeout=20.0)
+    except ModelFileError as exc:  # the recording failed: contained
+        return [str(exc)]
+    from ggp.synth.trajectories import save_trajectories
+
+    save_trajectories(found["train"], work / "train.jsonl")  # the run's file, judged below
+    return [found["rules"]]
+
+
+def _env_model(model: str, work: Path) -> list[str]:
+    from ggp.agents import make_agent
+    from ggp.core.errors import GGPError
+    from ggp.core.registry import make_game
+    from ggp.env.sandboxed import SandboxedModel
+
+    path = work / "hostile.py"
+    path.write_text(model, encoding="utf-8")
+
+    def agents_for(work: Path):
+        game = SandboxedModel(path, make_game("tic_tac_toe").metadata, call_seconds=3.0,
+                              memory_mb=512, cpu_seconds=60)
+        return game, [make_agent("random", game), make_agent("random", game)]
+
+    try:
+        return _match(agents_for, work)
+    except GGPError as exc:  # the sandboxed model failed: contained
+        return [str(exc)]
+
+
 #: name -> (what it stands for, builds a model or an agent, runs it)
 ENTRY_POINTS: dict[str, tuple[str, Callable, Callable[[str, Path], list[str]]]] = {
     "synthesis": ("synthesis unit and inference tests (ggp synth)", hostile_model,
@@ -159,6 +196,10 @@ ENTRY_POINTS: dict[str, tuple[str, Callable, Callable[[str, Path], list[str]]]] 
                   _cwm_agent),
     "file_agent": ("a file agent in the arena's sandboxed worker (ggp arena -a x.py)",
                    hostile_agent, _file_agent),
+    "model_file": ("recording a user's .py game for synthesis (ggp synth x.py)",
+                   hostile_model, _model_file),
+    "env_model": ("a CWM behind the RL environments (ggp ppo train --cwm RUN)",
+                  hostile_model, _env_model),
 }
 
 

@@ -88,14 +88,11 @@ class HostedModel(WorldModel):
                 "metadata": metadata.to_dict()}
         limits = Limits(memory_mb=memory_mb, cpu_seconds=3600, restricted=True, network=False)
         try:
-            self.worker, reused = POOL.take("ggp.cwm.worker", init, start_timeout=60.0,
-                                            limits=limits)
-            if reused:
-                try:
-                    self.worker.call("reset", timeout=60.0)
-                except SandboxFailure:  # it died while idle: a fresh one decides
-                    self.worker, _ = POOL.take("ggp.cwm.worker", init, start_timeout=60.0,
-                                               limits=limits, fresh=True)
+            # a reused worker reloads the model's code, as a fresh one did at its start
+            self.worker, _ = POOL.take_ready(
+                "ggp.cwm.worker", init,
+                lambda worker, reused: worker.call("reset", timeout=60.0) if reused else None,
+                start_timeout=60.0, limits=limits)
         except SandboxFailure as exc:
             raise HostFailure(f"the model {path} does not load ({exc.kind}): "
                               f"{exc.detail[-500:]}") from exc

@@ -138,9 +138,11 @@ def load_checkpoint(path: str | Path) -> dict[str, Any]:
     if not path.is_file():
         raise GGPError(f"No PPO checkpoint at {path}.")
     try:
-        data = torch.load(path, map_location="cpu", weights_only=False)
-    except Exception as exc:  # noqa: BLE001 - any unreadable file
-        raise GGPError(f"{path} is not a PPO checkpoint ({type(exc).__name__}: {exc})") from exc
+        # weights_only: a checkpoint is data; a pickle that would run code is refused
+        data = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # noqa: BLE001 - any unreadable or hostile file
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        raise GGPError(f"{path} is not a PPO checkpoint ({type(exc).__name__}: {first})") from exc
     if not isinstance(data, dict) or data.get("format") != "ggp-ppo":
         raise GGPError(f"{path} is not a PPO checkpoint written by ggp ppo train.")
     return data

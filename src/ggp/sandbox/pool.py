@@ -22,6 +22,7 @@ import json
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -77,6 +78,29 @@ class WorkerPool:
         worker.pool_key, worker.pool_born = key, time.monotonic()
         self._close_at_exit()
         return worker, False
+
+    def take_ready(self, entry: str, init: Any, ready: Callable[[Any, bool], Any], *,
+                   limits: Limits = Limits(), start_timeout: float = 60.0,
+                   **options: Any) -> tuple[Any, Any]:
+        """:meth:`take` a worker and make it ready for a match with ``ready(worker,
+        reused)``; returns ``(worker, what ready returned)``. An idle worker may have died
+        since its last match, so when ``ready`` fails on a reused one a fresh worker
+        decides; a worker that fails ``ready`` is closed before the failure is raised."""
+        worker, reused = self.take(entry, init, limits=limits, start_timeout=start_timeout,
+                                   **options)
+        try:
+            return worker, ready(worker, reused)
+        except SandboxFailure:
+            worker.close()
+            if not reused:
+                raise
+        worker, _ = self.take(entry, init, limits=limits, start_timeout=start_timeout,
+                              fresh=True, **options)
+        try:
+            return worker, ready(worker, False)
+        except SandboxFailure:
+            worker.close()
+            raise
 
     def give_back(self, worker: Any) -> None:
         """Keep ``worker`` for reuse if it is alive (a dead one is just dropped)."""

@@ -24,7 +24,7 @@ returns the resolving player's average policy at its infosets.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 

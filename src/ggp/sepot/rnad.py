@@ -28,6 +28,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from ggp.core.errors import GGPError
 from ggp.sepot.games import SepotGame, load_sepot_game
 from ggp.sepot.vtrace import critic_vtrace, rnad_vtrace
 
@@ -314,7 +315,12 @@ class RNaDLearner:
 
     @classmethod
     def load(cls, path: str) -> "RNaDLearner":
-        data = torch.load(path, weights_only=False)
+        try:
+            # weights_only: a checkpoint is data; a pickle that would run code is refused
+            data = torch.load(path, weights_only=True)
+        except Exception as exc:  # noqa: BLE001 - any unreadable or hostile file
+            raise GGPError(f"{path} is not an R-NaD checkpoint ({type(exc).__name__}: "
+                           f"{str(exc).splitlines()[0] if str(exc) else ''})") from exc
         config = RNaDConfig(**{k: tuple(v) if isinstance(v, list) else v
                                for k, v in data["config"].items()})
         learner = cls(config)

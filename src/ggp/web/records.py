@@ -222,7 +222,7 @@ class _Rules:
 def _replay(record: dict[str, Any], rules: _Rules) -> tuple[list[Any] | None, str]:
     """The state before each step (``{"true": [fluents]}``), replayed from the rules."""
     from ggp.gdl.terms import to_kif
-    from ggp.ggpnet.game import load_match_game
+    from ggp.gdl.match import load_match_game
 
     path = rules.find(str(record.get("rules_sha256", "")))
     if path is None:
