@@ -10,8 +10,10 @@ source scripts/system_packages.sh
 ensure_packages bwrap:bubblewrap chromium:chromium
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+# Two test processes (pytest-xdist): the suite is mostly single-threaded Python and CI
+# has 2 cores. GGP_TEST_WORKERS=0 runs it in this process; `-n N` among the arguments wins.
 set +e
-.venv/bin/python -m pytest "$@"
+.venv/bin/python -m pytest -n "${GGP_TEST_WORKERS:-2}" "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then

@@ -51,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     except GGPError as exc:
         if _state["debug"] or "--debug" in (argv or sys.argv):
             raise
-        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, markup=True)
+        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, markup=True,
+                          soft_wrap=True)  # one line: the terminal wraps it, not rich
         return 2
     except typer.Exit as exc:
         return exc.exit_code
