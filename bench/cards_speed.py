@@ -35,8 +35,8 @@ import random
 import time
 
 from ggp.belief.sampler import PooledSampler, make_sampler
-from ggp.core.model import load_model
 from ggp.core.protocol import CHANCE, TERMINAL
+from ggp.load import load_model
 from ggp.search.evaluators import RandomRolloutEvaluator
 from ggp.search.ismcts import ISMCTS
 from ggp.search.mcts import MCTS

@@ -18,7 +18,7 @@ import time
 import pyspiel
 from open_spiel.python.algorithms import cfr, exploitability
 
-from ggp.core.model import load_model
+from ggp.load import load_model
 from ggp.openspiel.game import register_world_model
 from ggp.openspiel.model import openspiel_model
 

@@ -13,7 +13,7 @@ import pyspiel
 from open_spiel.python import policy
 from open_spiel.python.algorithms.expected_game_score import policy_value
 
-from ggp.core.model import load_model
+from ggp.load import load_model
 from ggp.openspiel.game import register_world_model
 
 

@@ -20,9 +20,10 @@ import time
 
 import numpy as np
 
-from ggp.core.model import WorldModel, load_model
+from ggp.core.model import WorldModel
 from ggp.env.envs import Encoding, VectorSeatEnv
 from ggp.env.sandboxed import SandboxedModel, cwm_file
+from ggp.load import load_model
 
 
 def measure(model: WorldModel, encoding: Encoding, envs: int, steps: int) -> tuple[float, float]:

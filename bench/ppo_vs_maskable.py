@@ -22,10 +22,10 @@ import time
 
 import torch
 
-from ggp.core.model import load_model
 from ggp.env.envs import Encoding, SeatEnv, VectorSeatEnv
 from ggp.env.games import SeatGame
 from ggp.learn.ppo import Policy, PPOConfig, Trainer, evaluate
+from ggp.load import load_model
 
 
 def evaluate_sb3(model, game_model, encoding, seat: int, games: int, seed: int) -> float:

@@ -9,8 +9,8 @@ from ggp.agents import make_agent
 from ggp.agents.base import Agent
 from ggp.arena.match import forfeit_returns, play_match
 from ggp.arena.sandboxed import SandboxedAgent
-from ggp.core.model import load_model
 from ggp.core.protocol import GameMetadata
+from ggp.load import load_model
 from ggp.sandbox import Limits
 
 HERE = Path(__file__).parent

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from ggp.arena.match import play_match
 from ggp.arena.sandboxed import SandboxedAgent
-from ggp.core.model import load_model
+from ggp.load import load_model
 from ggp.sandbox import Limits
 from ggp.sandbox.pool import POOL, WorkerPool
 

@@ -8,8 +8,8 @@ import pytest
 from ggp.agents import AgentSpecError, make_agent
 from ggp.cli.main import main
 from ggp.core.errors import ModelLoadError
-from ggp.core.model import load_model
 from ggp.core.registry import make_game
+from ggp.load import load_model
 
 NOT_UTF8 = b"INITIAL_STATE = {}\n# caf\xe9 \xff\xfe\n"
 

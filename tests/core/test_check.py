@@ -6,7 +6,7 @@ import pytest
 
 from ggp.check import check_model
 from ggp.core.errors import ModelLoadError
-from ggp.core.model import load_model
+from ggp.load import load_model
 
 BROKEN = Path(__file__).parent / "broken_models"
 

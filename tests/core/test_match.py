@@ -3,7 +3,7 @@
 from ggp.agents import make_agent
 from ggp.agents.base import Agent
 from ggp.arena.match import forfeit_returns, play_match
-from ggp.core.model import load_model
+from ggp.load import load_model
 
 
 class Scripted(Agent):

@@ -3,9 +3,10 @@
 import pytest
 
 from ggp.core.errors import ModelError, ModelLoadError
-from ggp.core.model import WorldModel, from_functions, load_model, load_model_source
+from ggp.core.model import WorldModel, from_functions, load_model_source
 from ggp.core.protocol import canonical_json, json_copy
 from ggp.core.registry import parse_game_spec
+from ggp.load import load_model
 
 COUNTING = open(__file__.replace("test_model.py", "broken_models/counting.py")).read()
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ggp.core.model import load_model
 from ggp.env.encoding import ActionIndex, EncodingError, SchemaEncoder
 from ggp.env.samples import random_play_samples
+from ggp.load import load_model
 
 EXAMPLES = [
     {"board": ["x", ".", "o"], "turn": 0, "pot": 3.5, "bets": [[0, "Call"]], "card": None},

@@ -13,9 +13,10 @@ pytest.importorskip("pettingzoo")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
-from ggp.core.model import WorldModel, load_model  # noqa: E402
+from ggp.core.model import WorldModel  # noqa: E402
 from ggp.env.envs import Encoding, GameAECEnv, SeatEnv, VectorSeatEnv  # noqa: E402
 from ggp.env.sandboxed import SandboxedModel, SandboxedModelError  # noqa: E402
+from ggp.load import load_model  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 LEDUC_CWM = ROOT / "examples" / "recorded" / "leduc_poker"

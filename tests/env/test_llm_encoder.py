@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from ggp.core.model import load_model
 from ggp.env.encoding import EncodingError
 from ggp.env.llm_encoder import LLMEncoder, check_encoder, request_llm_encoder
 from ggp.env.samples import random_play_samples
 from ggp.llm.client import LLMClient
 from ggp.llm.scripted import ScriptedLLM
+from ggp.load import load_model
 
 # SCRIPTED answer: a correct tic-tac-toe encoder (board one-hot, player, winner, rewards).
 GOOD = '''Here it is:

@@ -7,8 +7,8 @@ import pytest
 
 from ggp.belief.replay import replay_history
 from ggp.check import check_model
-from ggp.core.model import load_model
 from ggp.core.protocol import TERMINAL
+from ggp.load import load_model
 from tests.games.card_helpers import assert_inference_replays, random_histories
 
 

@@ -3,8 +3,8 @@
 import pytest
 
 from ggp.check import check_model
-from ggp.core.model import load_model
 from ggp.games.bottle_imp import COINS, DECK, BottleImp, name
+from ggp.load import load_model
 from tests.games.card_helpers import assert_inference_replays
 
 

@@ -4,8 +4,8 @@ import pytest
 
 from ggp.check import check_model
 from ggp.core.errors import ModelLoadError
-from ggp.core.model import load_model
 from ggp.core.protocol import CHANCE, TERMINAL
+from ggp.load import load_model
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ from collections import Counter
 import pytest
 
 from ggp.belief.replay import replay_history
-from ggp.core.model import load_model
 from ggp.core.protocol import CHANCE, TERMINAL
+from ggp.load import load_model
 
 GAMES = ["kuhn_poker", "leduc_poker", "leduc_poker(blinds=true)"]
 

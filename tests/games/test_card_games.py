@@ -6,9 +6,13 @@ import pytest
 
 from ggp.belief.replay import replay_history
 from ggp.check import check_model
-from ggp.core.model import load_model
 from ggp.core.protocol import CHANCE, TERMINAL
-from tests.games.card_helpers import assert_inference_replays, deal_for, random_histories
+from ggp.load import load_model
+from tests.games.card_helpers import (
+    assert_inference_replays,
+    deal_for,
+    random_histories,
+)
 
 
 def deal_round_robin(hands, verb="Deal"):

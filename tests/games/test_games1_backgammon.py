@@ -6,9 +6,10 @@ import re
 import pytest
 
 from ggp.check import check_model
-from ggp.core.model import from_functions, load_model
+from ggp.core.model import from_functions
 from ggp.core.protocol import CHANCE, TERMINAL
 from ggp.games import backgammon as bg
+from ggp.load import load_model
 
 
 @pytest.fixture(scope="module")

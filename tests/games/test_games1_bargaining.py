@@ -7,9 +7,9 @@ import pytest
 
 from ggp.belief.replay import replay_history
 from ggp.check import check_model
-from ggp.core.model import load_model
 from ggp.core.protocol import CHANCE, TERMINAL
 from ggp.games import bargaining as bgn
+from ggp.load import load_model
 
 DEAL = "Deal pool 1,2,3; player 0 values 8,1,0; player 1 values 4,0,2"
 

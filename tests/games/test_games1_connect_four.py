@@ -3,8 +3,8 @@
 import pytest
 
 from ggp.check import check_model
-from ggp.core.model import load_model
 from ggp.core.protocol import TERMINAL
+from ggp.load import load_model
 
 
 @pytest.fixture(scope="module")

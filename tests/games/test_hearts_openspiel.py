@@ -5,8 +5,12 @@ import pytest
 
 from ggp.belief.replay import replay_history
 from ggp.check import check_model
-from ggp.core.model import load_model
-from tests.games.card_helpers import assert_inference_replays, deal_for, random_histories
+from ggp.load import load_model
+from tests.games.card_helpers import (
+    assert_inference_replays,
+    deal_for,
+    random_histories,
+)
 
 pytest.importorskip("pyspiel")
 from ggp.openspiel.differential import compare_with_openspiel  # noqa: E402

@@ -4,16 +4,15 @@ GDL-II percepts, information sets and the sampler."""
 import random
 
 import pytest
-
-from ggp.check import check_model
-from ggp.core.model import load_model
-from ggp.core.protocol import CHANCE, TERMINAL, canonical_json
-from ggp.gdl.adapter import load_gdl_text
-from ggp.gdl.infosets import fluent_sets, information_set
-from ggp.games import tic_tac_toe
-
 from gdl_corpus import FILES, HEAVY, REJECTED, path
 from test_gdl_parse import COIN_INFIX
+
+from ggp.check import check_model
+from ggp.core.protocol import CHANCE, TERMINAL, canonical_json
+from ggp.games import tic_tac_toe
+from ggp.gdl.adapter import load_gdl_text
+from ggp.gdl.infosets import fluent_sets, information_set
+from ggp.load import load_model
 
 PLAYABLE = [f for f in FILES if f.name not in REJECTED]
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from ggp.core.model import load_model
 from ggp.gdl.adapter import load_gdl_model
 from ggp.gdl.infosets import information_set
+from ggp.load import load_model
 from tests.gdl_agreement.lockstep import (
     Disagreement,
     Pairing,

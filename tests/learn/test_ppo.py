@@ -3,7 +3,6 @@ arena agent. Tiny budgets: a few thousand steps of a one-decision game."""
 
 from __future__ import annotations
 
-
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -12,12 +11,12 @@ pytest.importorskip("pettingzoo")
 from ggp.agents import make_agent  # noqa: E402
 from ggp.arena.match import play_match  # noqa: E402
 from ggp.cli.main import main  # noqa: E402
-from ggp.core.model import load_model  # noqa: E402
-from ggp.core.protocol import GameMetadata  # noqa: E402
 from ggp.core.model import WorldModel  # noqa: E402
+from ggp.core.protocol import GameMetadata  # noqa: E402
 from ggp.env.envs import Encoding, VectorSeatEnv  # noqa: E402
 from ggp.env.samples import random_play_samples  # noqa: E402
 from ggp.learn.ppo import Policy, PPOConfig, Trainer, evaluate  # noqa: E402
+from ggp.load import load_model  # noqa: E402
 
 torch.set_num_threads(1)
 

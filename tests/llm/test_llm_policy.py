@@ -10,9 +10,9 @@ import pytest
 from ggp.agents import make_agent
 from ggp.agents.llm_policy import LLMPolicyAgent, LLMPolicyError, turn_prompt
 from ggp.arena.match import play_match
-from ggp.core.model import load_model
 from ggp.llm import ScriptedLLM
 from ggp.llm.fake_server import FakeRequest, ScriptedServer
+from ggp.load import load_model
 
 TTT = load_model("tic_tac_toe")
 NOW = re.compile(r"\(now\): you observe (\{.*\})")

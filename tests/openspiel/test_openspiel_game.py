@@ -12,8 +12,8 @@ from open_spiel.python.algorithms import cfr, exploitability  # noqa: E402
 from open_spiel.python.algorithms.expected_game_score import policy_value  # noqa: E402
 
 from ggp.core.errors import GGPError  # noqa: E402
-from ggp.core.model import load_model  # noqa: E402
 from ggp.core.protocol import CHANCE, canonical_json  # noqa: E402
+from ggp.load import load_model  # noqa: E402
 from ggp.openspiel.game import explore_actions, register_world_model  # noqa: E402
 
 

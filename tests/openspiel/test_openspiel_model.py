@@ -8,8 +8,8 @@ pytest.importorskip("pyspiel")
 
 from ggp.check import check_model  # noqa: E402
 from ggp.core.errors import ModelLoadError  # noqa: E402
-from ggp.core.model import load_model  # noqa: E402
 from ggp.core.protocol import CHANCE, TERMINAL  # noqa: E402
+from ggp.load import load_model  # noqa: E402
 from ggp.openspiel.differential import compare_with_openspiel  # noqa: E402
 from ggp.openspiel.model import OpenSpielGame, openspiel_model  # noqa: E402
 

@@ -3,7 +3,7 @@ probabilities and returns along hundreds of seeded random games."""
 
 import pytest
 
-from ggp.core.model import load_model
+from ggp.load import load_model
 
 pytest.importorskip("pyspiel")
 

@@ -7,8 +7,8 @@ import pytest
 pytest.importorskip("pyspiel")
 
 from ggp.core.errors import GGPError  # noqa: E402
-from ggp.core.model import load_model  # noqa: E402
 from ggp.core.protocol import CHANCE  # noqa: E402
+from ggp.load import load_model  # noqa: E402
 from ggp.openspiel.solve import solve_cfr_plus  # noqa: E402
 
 

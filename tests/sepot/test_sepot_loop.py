@@ -75,7 +75,7 @@ def test_search_on_the_trained_networks(tmp_path):
 def test_agents_play_a_match(tmp_path):
     from ggp.agents import make_agent
     from ggp.arena.match import play_match
-    from ggp.core.model import load_model
+    from ggp.load import load_model
 
     train(RNaDConfig(game="kuhn", **SMALL), str(tmp_path), 2, verbose=False)
     checkpoint = str(tmp_path / "latest.pt")
@@ -90,7 +90,7 @@ def test_agents_play_a_match(tmp_path):
 def test_agent_refuses_another_game(tmp_path):
     from ggp.agents import make_agent
     from ggp.agents.sepot_agents import SePoTAgentError
-    from ggp.core.model import load_model
+    from ggp.load import load_model
 
     train(RNaDConfig(game="kuhn", **SMALL), str(tmp_path), 1, verbose=False)
     with pytest.raises(SePoTAgentError):

@@ -307,9 +307,14 @@ def test_an_opponents_failure_shows_its_reason_not_its_details(tmp_path):
 
 
 def test_viewer_shows_only_the_recorded_player_of_a_closed_deck_file(tmp_path):
-    from ggp.core.model import load_model
-    from ggp.synth.trajectories import (TrajectorySet, close_deck, play_game, record_game,
-                                        save_trajectories)
+    from ggp.load import load_model
+    from ggp.synth.trajectories import (
+        TrajectorySet,
+        close_deck,
+        play_game,
+        record_game,
+        save_trajectories,
+    )
     from ggp.web.records import open_record
 
     model = load_model("kuhn_poker")

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from ggp.core.model import load_model
+from ggp.load import load_model
 from ggp.render import render, to_text
 
 

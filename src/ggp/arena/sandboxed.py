@@ -23,8 +23,8 @@ from typing import Any
 from ggp.agents.base import Agent, MatchInfo
 from ggp.arena.agent_specs import build_agent, is_file_spec
 from ggp.core.errors import GGPError
-from ggp.core.model import load_model
 from ggp.core.protocol import Action, ObsActionHistory, State
+from ggp.load import load_model
 from ggp.sandbox import Limits, Worker
 from ggp.sandbox.pool import POOL
 

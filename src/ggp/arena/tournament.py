@@ -37,8 +37,8 @@ from ggp.arena.agent_specs import build_agent, check_agent_spec, is_file_spec
 from ggp.arena.match import play_match, seed_global_generators
 from ggp.arena.sandboxed import AGENT_LIMITS, SandboxedAgent
 from ggp.core.errors import GGPError
-from ggp.core.model import load_model
 from ggp.core.protocol import ObsActionHistory
+from ggp.load import load_model
 
 
 @dataclass(frozen=True)
@@ -204,8 +204,8 @@ def _needs_worker(config: TournamentConfig, spec: str) -> bool:
     """Whether the agent ``spec`` plays from a sandboxed agent worker: file agents always,
     others with ``--sandbox``, except agents that already keep their untrusted code in a
     sandbox of their own (CWM agents: a box inside a box cannot be made)."""
-    from ggp.agents.cwm_agents import SELF_SANDBOXED
     from ggp.agents import parse_agent_spec
+    from ggp.agents.cwm_agents import SELF_SANDBOXED
 
     if is_file_spec(spec):
         return True

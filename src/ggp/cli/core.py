@@ -10,8 +10,8 @@ from rich.table import Table
 
 from ggp.cli.output import console, err_console
 from ggp.core.errors import GGPError, ModelLoadError
-from ggp.core.model import load_model
 from ggp.core.registry import registered_games
+from ggp.load import load_model
 
 
 class UntrustedCodeError(GGPError):

@@ -1,7 +1,7 @@
 """The world-model protocol, its runtime wrapper and the game registry."""
 
 from ggp.core.errors import GGPError, IllegalActionError, ModelError, ModelLoadError
-from ggp.core.model import WorldModel, load_model
+from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, canonical_json
 
 __all__ = [
@@ -14,5 +14,4 @@ __all__ = [
     "ModelLoadError",
     "WorldModel",
     "canonical_json",
-    "load_model",
 ]

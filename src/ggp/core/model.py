@@ -1,6 +1,7 @@
 """`WorldModel`: the runtime wrapper every planner, agent and tool talks to.
 
-It loads a model from a registry name, a Python file or a source string, validates that
+It loads a model from a Python file or a source string (every other source: :mod:`ggp.load`),
+validates that
 the protocol functions exist, and guards every call: exceptions become
 :class:`~ggp.core.errors.ModelError` naming the function, state and action; states handed
 to untrusted code are copied first so a model that mutates its input cannot corrupt a
@@ -278,27 +279,6 @@ def model_error(function: str, exc: BaseException) -> ModelError:
 
 
 # --------------------------------------------------------------------- loading
-def load_model(spec: str, *, trusted: bool | None = None) -> WorldModel:
-    """Load a world model from a registry name (``"leduc_poker(blinds=true)"``), a Python
-    file (``path/to/model.py``), a GDL file (``.kif``, ``.gdl``, ``.gdl2``, ``.kif2``) or an
-    OpenSpiel game (``"openspiel:goofspiel(num_cards=4)"``).
-    """
-    if spec.startswith("openspiel:"):
-        from ggp.openspiel.model import openspiel_model  # needs the openspiel extra
-
-        return openspiel_model(spec)
-    path = Path(spec)
-    if path.suffix.lower() in (".kif", ".gdl", ".gdl2", ".kif2", ".gdlii"):
-        from ggp.gdl.adapter import load_gdl_model  # GDL support is a subsystem of its own
-
-        return load_gdl_model(path)
-    if path.suffix == ".py":
-        return load_model_file(path, trusted=bool(trusted))
-    from ggp.core.registry import make_game
-
-    return make_game(spec)
-
-
 def load_model_file(path: str | Path, *, trusted: bool = False) -> WorldModel:
     """Load a world model from a Python file (executed in this process: only do this for
     code you trust or inside a sandboxed worker)."""

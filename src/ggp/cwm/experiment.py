@@ -28,7 +28,6 @@ from typing import Any
 from ggp.arena.report import write_report
 from ggp.arena.tournament import TournamentConfig, run_tournament
 from ggp.core.errors import GGPError
-from ggp.core.model import load_model
 from ggp.core.registry import make_game
 from ggp.cwm.accuracy import (
     BEHAVIOUR_FIELDS,
@@ -37,6 +36,7 @@ from ggp.cwm.accuracy import (
     ground_truth_accuracy,
 )
 from ggp.llm import LLM
+from ggp.load import load_model
 from ggp.synth.refine import Settings
 from ggp.synth.rejection import reject_bad_samples
 from ggp.synth.run import model_file_task, reference_task, replay_plan, synthesize

@@ -23,11 +23,19 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ggp.core.errors import GGPError
-from ggp.core.model import WorldModel, load_model
+from ggp.core.model import WorldModel
 from ggp.env.envs import Encoding, VectorSeatEnv
 from ggp.env.samples import Samples, random_play_samples
 from ggp.env.sandboxed import SandboxedModel
-from ggp.learn.ppo import PPOConfig, Policy, Trainer, evaluate, load_checkpoint, midpoint
+from ggp.learn.ppo import (
+    Policy,
+    PPOConfig,
+    Trainer,
+    evaluate,
+    load_checkpoint,
+    midpoint,
+)
+from ggp.load import load_model
 
 
 @dataclass

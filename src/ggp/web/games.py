@@ -19,13 +19,12 @@ from ggp.agents import Agent, AgentSpecError, agent_names, make_agent
 from ggp.arena.agent_specs import check_agent_spec, is_file_spec
 from ggp.arena.sandboxed import AGENT_LIMITS, SandboxedAgent
 from ggp.core.errors import GGPError
-from ggp.core.model import WorldModel, load_model
+from ggp.core.model import WorldModel
 from ggp.core.protocol import GameMetadata
 from ggp.core.registry import parse_game_spec, registered_games
-from ggp.cwm.hosted import HostFailure, HostedModel
+from ggp.cwm.hosted import HostedModel, HostFailure
 from ggp.cwm.rundir import model_file
-
-GDL_SUFFIXES = (".kif", ".gdl", ".gdl2", ".kif2", ".gdlii")
+from ggp.load import GDL_SUFFIXES, load_model
 
 
 @dataclass

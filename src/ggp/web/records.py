@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ggp.core.errors import GGPError
+from ggp.load import GDL_SUFFIXES
 from ggp.render import render
 
 MATCH_FORMAT = "ggp.ggpnet.match"
@@ -210,7 +211,7 @@ class _Rules:
                 if not folder.is_dir():
                     continue
                 for path in sorted(folder.rglob("*")):
-                    if path.suffix.lower() not in (".kif", ".gdl", ".gdl2", ".kif2", ".gdlii"):
+                    if path.suffix.lower() not in GDL_SUFFIXES:
                         continue
                     text = path.read_text(encoding="utf-8", errors="replace")
                     for variant in (text, text + "\n" + SEE_ALL_MOVES):  # GDL in a GDL-II form
