@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from ggp.arena.store import ResultsError, read_records
+from ggp.arena.task import run_match_task
 from ggp.arena.tournament import (
     TournamentConfig,
     pairings,
-    run_match_task,
     run_tournament,
     schedule,
 )

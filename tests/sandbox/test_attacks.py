@@ -13,10 +13,10 @@ from ggp.cwm.attack_suite import ENTRY_POINTS, GROUPS, run_attack
 from ggp.sandbox import attacks
 from ggp.sandbox.attacks import (
     bait,
-    boxed_processes,
     hostile_agent,
     hostile_model,
     leftover_processes,
+    tagged_boxes,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,8 +43,8 @@ def test_attack_is_contained(lure, entry, group):
 def test_the_guard_tampering_really_disables_the_guard(lure, tmp_path):
     # Proof that the attack is real: the tampering leaves the restricted child's guard off
     # (what stops it then is the box: no network, no processes).
-    from ggp.core.registry import make_game
     from ggp.core.errors import GGPError
+    from ggp.core.registry import make_game
     from ggp.cwm.hosted import hosted_model
 
     path = tmp_path / "hostile.py"
@@ -77,8 +77,7 @@ def test_the_suite_sees_breaches_of_the_weak_mode(monkeypatch):
 
 @pytest.mark.no_box
 def test_untrusted_code_is_refused_without_the_box(monkeypatch):
-    from ggp.sandbox import Limits, run_entry
-    from ggp.sandbox import process
+    from ggp.sandbox import Limits, process, run_entry
 
     monkeypatch.setattr(process, "box_problem", lambda: "bubblewrap (bwrap) is not installed")
     monkeypatch.delenv(process.WEAK_ENV, raising=False)
@@ -98,6 +97,23 @@ def test_each_run_has_its_own_uid_and_sees_no_other_run():
             assert a["uid"] != b["uid"] and a["uid"] != 0
         assert a["pid"] == b["pid"] == 2  # each in its own PID namespace
         assert not a["shadow"] and "GGP_LLM_API_KEY" not in a["env"]
+
+
+def test_a_tag_tells_this_runs_boxes_from_boxes_beside_it():
+    from ggp.sandbox import Worker
+    from ggp.sandbox.attacks import boxed_processes
+
+    entry = str(Path(__file__).with_name("peek.py"))
+    with Worker(entry, None) as beside:  # another test's box, started without the tag
+        beside.call("whoami")
+        with tagged_boxes() as tag:
+            assert boxed_processes(tag) == {}
+            with Worker(entry, None) as ours:
+                ours.call("whoami")
+                mine = boxed_processes(tag)
+                assert mine and set(mine) <= set(boxed_processes())
+                assert len(set(boxed_processes()) - set(mine)) >= 1  # beside is not ours
+        assert leftover_processes({}, tag=tag) == []
 
 
 # ------------------------------------------------------------------ the command line
@@ -124,25 +140,25 @@ def test_arena_cli_contains_a_hostile_agent(lure, tmp_path, how, workers):
     spec = (f"cwm_mcts:run={path}:sims=4:rollouts=1:move_seconds=5" if how == "cwm_agent"
             else str(path))
     out = tmp_path / "out"
-    before = boxed_processes()
-    result = _ggp("arena", "-g", "tic_tac_toe", "-a", spec, "-o", "random", "-n", "1",
-                  "-j", workers, "--out", str(out), "--no-plots", "--move-seconds", "5",
-                  cwd=tmp_path)
+    with tagged_boxes() as tag:  # the boxes of this command, not of tests beside it
+        result = _ggp("arena", "-g", "tic_tac_toe", "-a", spec, "-o", "random", "-n", "1",
+                      "-j", workers, "--out", str(out), "--no-plots", "--move-seconds", "5",
+                      cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-2000:]
     records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert len(records) == 2  # both seats played: the tournament survived
     assert lure.breaches([result.stdout, result.stderr, str(out)]) == []
-    assert leftover_processes(before) == []
+    assert leftover_processes({}, tag=tag) == []
 
 
 def test_check_cli_contains_a_hostile_model(lure, tmp_path):
     path = tmp_path / "hostile.py"
     path.write_text(hostile_model(_names(), lure.ctx()))
-    before = boxed_processes()
-    result = _ggp("check", str(path), "--games", "2", "--timeout", "20", cwd=tmp_path)
+    with tagged_boxes() as tag:
+        result = _ggp("check", str(path), "--games", "2", "--timeout", "20", cwd=tmp_path)
     assert result.returncode == 1 and "FAILED" in result.stdout  # a clear failure
     assert lure.breaches([result.stdout, result.stderr]) == []
-    assert leftover_processes(before) == []
+    assert leftover_processes({}, tag=tag) == []
 
 
 @pytest.mark.no_box

@@ -1,6 +1,6 @@
 """Where a tournament's matches run: this process, a local process pool, or Ray.
 
-Every backend runs :func:`ggp.arena.tournament.run_match_task` on each task and hands
+Every backend runs :func:`ggp.arena.task.run_match_task` on each task and hands
 each result to ``on_done`` in the calling process, as results arrive (so storing them
 stays single-writer). Matches are independent and seeded, so all backends give the same
 outcomes; only timings differ. At most a few tasks per worker are in flight at once, so
@@ -18,7 +18,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ggp.arena.tournament import MatchTask, TournamentError, run_match_task
+from ggp.arena.task import MatchTask, TournamentError, run_match_task
 
 _DIED = (
     "A worker process died while playing a match: an in-process agent or the game crashed "

@@ -27,10 +27,10 @@ from ggp.sandbox.attacks import (
     ATTACKS,
     Bait,
     bait,
-    boxed_processes,
     hostile_agent,
     hostile_model,
     leftover_processes,
+    tagged_boxes,
 )
 from ggp.sandbox.pool import POOL
 
@@ -225,19 +225,18 @@ def run_attack(entry: str, attacks: tuple[str, ...], lure: Bait) -> Outcome:
     ``error``: a failure that was not contained as a forfeit or a failed test)."""
     _, build, run = ENTRY_POINTS[entry]
     outcome = Outcome(entry, attacks)
-    before = boxed_processes()
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="ggp-attack-") as work:
+    with tagged_boxes() as tag, tempfile.TemporaryDirectory(prefix="ggp-attack-") as work:
         outputs: list[str] = []
         try:
             outputs = run(build(list(attacks), lure.ctx()), Path(work))
         except Exception as exc:  # noqa: BLE001 - reported, not raised
             outcome.error = f"{type(exc).__name__}: {exc}"[:500]
         outcome.breaches = lure.breaches([*outputs, outcome.error, work])
-    # idle pooled workers are ours and end with the process; what must not outlive the
-    # run is anything the hostile code started, so the pool is emptied before the count
-    POOL.close()
-    outcome.left_behind = leftover_processes(before)
+        # idle pooled workers are ours and end with the process; what must not outlive
+        # the run is anything the hostile code started, so the pool is emptied first
+        POOL.close()
+        outcome.left_behind = leftover_processes({}, tag=tag)
     outcome.seconds = time.monotonic() - started
     return outcome
 

@@ -13,7 +13,8 @@ writes it to every canary, offers it as a legal move, where the arena would reco
 An attack that gets nothing raises, so every attack ends as a failure of the hostile code.
 
 :func:`bait` lays the bait, :meth:`Bait.breaches` says what got out. Nothing here imports
-anything beyond the standard library; the hostile code itself only ever runs in a child.
+anything beyond the standard library (but the name of the sandbox tag); the hostile code
+itself only ever runs in a child.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from ggp.sandbox.process import TAG_VAR
 
 #: Prefix of everything a successful attack leaks; its presence in any output is a breach.
 LEAK_MARK = "GGP-SANDBOX-LEAK"
@@ -481,25 +484,56 @@ def _namespace(pid: str) -> str | None:
         return None
 
 
-def boxed_processes() -> dict[int, str]:
+def boxed_processes(tag: str | None = None) -> dict[int, str]:
     """Live processes in a PID namespace other than this process's (pid -> namespace):
-    the processes of sandboxes, as seen from the host."""
+    the processes of sandboxes, as seen from the host. With ``tag``, only those of boxes
+    started under :func:`tagged_boxes` with that tag (a process whose environment cannot
+    be read is kept: when in doubt, count it)."""
     own = os.readlink("/proc/self/ns/pid")
     found = {}
     for pid in os.listdir("/proc"):
         if pid.isdigit():
             namespace = _namespace(pid)
-            if namespace is not None and namespace != own:
+            if namespace is not None and namespace != own and _tagged(pid, tag):
                 found[int(pid)] = namespace
     return found
 
 
-def leftover_processes(before: dict[int, str], wait: float = 5.0) -> list[int]:
-    """Boxed processes that did not exist in ``before`` and are still alive ``wait``
-    seconds from now at the latest (empty as soon as there are none)."""
+def _tagged(pid: str, tag: str | None) -> bool:
+    if tag is None:
+        return True
+    try:
+        environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:
+        return True
+    return f"{TAG_VAR}={tag}".encode() in environ
+
+
+@contextlib.contextmanager
+def tagged_boxes():
+    """Tag every sandbox started meanwhile, by this process or by processes it starts
+    (the tag travels in the environment): yields the tag for :func:`boxed_processes`, so
+    that tests running side by side (pytest-xdist) do not count each other's boxes."""
+    tag = uuid.uuid4().hex
+    previous = os.environ.get(TAG_VAR)
+    os.environ[TAG_VAR] = tag
+    try:
+        yield tag
+    finally:
+        if previous is None:
+            os.environ.pop(TAG_VAR, None)
+        else:
+            os.environ[TAG_VAR] = previous
+
+
+def leftover_processes(before: dict[int, str], wait: float = 5.0,
+                       tag: str | None = None) -> list[int]:
+    """Boxed processes (of boxes tagged ``tag``, when given) that did not exist in
+    ``before`` and are still alive ``wait`` seconds from now at the latest (empty as soon
+    as there are none)."""
     deadline = time.monotonic() + wait
     while True:
-        left = sorted(set(boxed_processes()) - set(before))
+        left = sorted(set(boxed_processes(tag)) - set(before))
         if not left or time.monotonic() > deadline:
             return left
         time.sleep(0.1)

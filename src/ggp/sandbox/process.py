@@ -182,6 +182,8 @@ _BOOTSTRAP = (
 #: Set to ``1`` to run untrusted code without the box where bubblewrap cannot run (only
 #: rlimits, the weaker network cut and the Python guard remain; not a security boundary).
 WEAK_ENV = "GGP_ALLOW_WEAK_SANDBOX"
+#: Passed on to every child when set (see :func:`ggp.sandbox.attacks.tagged_boxes`).
+TAG_VAR = "GGP_SANDBOX_TAG"
 
 # Children of a root parent each run as their own uid in this range (see _box_uid).
 _UID_BASE, _UID_SPAN = 2_100_000_000, 100_000_000
@@ -482,6 +484,10 @@ class SandboxProcess:
                "GGP_SANDBOX": self.mode, **(env or {})}
         if self.mode == "box":
             env["GGP_SANDBOX_NETWORK"] = "host" if limits.network else "none"
+        if TAG_VAR in os.environ:
+            # a label, no secret: lets the attack suite tell its own boxes from those of
+            # other processes running at the same time (ggp.sandbox.attacks.tagged_boxes)
+            env[TAG_VAR] = os.environ[TAG_VAR]
         try:
             self.proc = subprocess.Popen(
                 command,
