@@ -48,7 +48,9 @@ def test_session_info_start_busy_play_stop():
 
 def test_gdl2_turns_must_come_in_order():
     player = quick_player()
-    text, game = start_text(gdl_file("montyhall.gdl"), role="candidate")
+    # generous clocks: under load (the suite runs in two processes) a 1 s play clock has
+    # run out before the first move was chosen; the answers come at once all the same
+    text, game = start_text(gdl_file("montyhall.gdl"), role="candidate", clocks=(10, 5))
     assert player.handle(text) == (200, "ready")
     assert player.handle("(PLAY m1 1 NIL NIL)")[0] == 409
     status, move = player.handle("(PLAY m1 0 NIL NIL)")
