@@ -19,9 +19,8 @@ import statistics
 import time
 
 from ggp.belief.generic import particle_filter
-from ggp.belief.replay import sample_with_model
+from ggp.belief.replay import random_decision_points, sample_with_model
 from ggp.core.errors import BeliefError
-from ggp.core.protocol import CHANCE, TERMINAL
 from ggp.core.registry import make_game
 
 GAMES = ["leduc_poker", "goofspiel(num_cards=5)", "battleship", "kuhn_poker"]
@@ -31,19 +30,7 @@ def decision_points(model, rng: random.Random, count: int):
     """(history, player) at decision points spread over random games."""
     points = []
     while len(points) < count:
-        state = model.initial_state()
-        views = [[] for _ in range(model.num_players)]
-        candidates = []
-        while model.current_player(state) != TERMINAL:
-            p = model.current_player(state)
-            if p == CHANCE:
-                action = model.sample_chance(state, rng)
-            else:
-                views[p].append((model.observation(state, p), None))
-                candidates.append((list(views[p]), p))
-                action = rng.choice(model.legal_actions(state))
-                views[p][-1] = (views[p][-1][0], action)
-            state = model.apply(state, action)
+        candidates = [(history, p) for p, history in random_decision_points(model, rng)]
         for frac in (0.2, 0.5, 0.8):
             points.append(candidates[int(frac * (len(candidates) - 1))])
     return points[:count]

@@ -12,29 +12,18 @@ from hypothesis import strategies as st
 from ggp.agents.search_agents import make_ismcts
 from ggp.belief.exact import information_set, state_distribution
 from ggp.belief.generic import ParticleFilter
-from ggp.belief.replay import replay_history
+from ggp.belief.replay import random_decision_points, replay_history
 from ggp.belief.sampler import GenericSampler
 from ggp.core.errors import BeliefError
-from ggp.core.protocol import CHANCE, TERMINAL, canonical_json
+from ggp.core.protocol import canonical_json
 from ggp.core.registry import make_game
 
 
 def random_points(model, seed):
     """Every player's history at each of its decision points in one random game."""
-    rng = random.Random(seed)
-    state = model.initial_state()
-    views = [[] for _ in range(model.num_players)]
     points = [[] for _ in range(model.num_players)]
-    while model.current_player(state) != TERMINAL:
-        p = model.current_player(state)
-        if p == CHANCE:
-            action = model.sample_chance(state, rng)
-        else:
-            views[p].append((model.observation(state, p), None))
-            points[p].append(list(views[p]))
-            action = rng.choice(model.legal_actions(state))
-            views[p][-1] = (views[p][-1][0], action)
-        state = model.apply(state, action)
+    for player, history in random_decision_points(model, random.Random(seed)):
+        points[player].append(history)
     return points
 
 

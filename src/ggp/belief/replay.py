@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from ggp.core.errors import BeliefError, GGPError
 from ggp.core.model import WorldModel, model_error
-from ggp.core.protocol import Action, ObsActionHistory, State
+from ggp.core.protocol import CHANCE, TERMINAL, Action, ObsActionHistory, State
 
 
 def replay_history(
@@ -41,6 +42,28 @@ def replay_history(
         )
     _check_observation(model, state, player, history, step, len(actions))
     return state
+
+
+def random_decision_points(model: WorldModel,
+                           rng: random.Random) -> list[tuple[int, ObsActionHistory]]:
+    """``(player, history)`` at every decision point of one game of uniformly random
+    legal actions, in the order they occur; the history ends with the decision point
+    (its action ``None``), as an agent sees it when asked to move. For testing and
+    measuring belief samplers on realistic histories."""
+    state = model.initial_state()
+    views: list[ObsActionHistory] = [[] for _ in range(model.num_players)]
+    points = []
+    while model.current_player(state) != TERMINAL:
+        player = model.current_player(state)
+        if player == CHANCE:
+            action = model.sample_chance(state, rng)
+        else:
+            views[player].append((model.observation(state, player), None))
+            points.append((player, list(views[player])))
+            action = rng.choice(model.legal_actions(state))
+            views[player][-1] = (views[player][-1][0], action)
+        state = model.apply(state, action)
+    return points
 
 
 def _check_observation(model, state, player, history, step, index) -> None:

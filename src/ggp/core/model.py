@@ -19,6 +19,7 @@ import copy
 import pickle
 import random
 import types
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Callable
 
@@ -229,6 +230,29 @@ class WorldModel:
         return f"WorldModel({self.name!r}, players={self.num_players})"
 
 
+def random_walk(model: WorldModel, rng: random.Random,
+                max_steps: int) -> Iterator[tuple[State, int, list[Action]]]:
+    """One game of uniformly random legal actions (chance by its outcome distribution):
+    yields ``(state, current player, legal actions)`` for each state reached, the
+    terminal one included (with no legal actions), at most ``max_steps`` moves. The
+    action is drawn after the consumer has seen the state, so the consumer may stop
+    there (a player with no legal action ends the walk with ``IndexError``)."""
+    state = model.initial_state()
+    for _ in range(max_steps):
+        player = model.current_player(state)
+        if player == TERMINAL:
+            yield state, player, []
+            return
+        if player == CHANCE:
+            yield state, player, []
+            action = model.sample_chance(state, rng)
+        else:
+            legal = model.legal_actions(state)
+            yield state, player, legal
+            action = rng.choice(legal)
+        state = model.apply(state, action)
+
+
 def detect_perfect_information(model: WorldModel, games: int = 20, max_steps: int = 500,
                                 seed: int = 0) -> bool:
     """Whether every player's observation equals the whole state (canonical JSON) at
@@ -238,22 +262,12 @@ def detect_perfect_information(model: WorldModel, games: int = 20, max_steps: in
     rng = random.Random(seed)
     try:
         for _ in range(games):
-            state = model.initial_state()
-            for _ in range(max_steps):
+            for state, player, legal in random_walk(model, rng, max_steps):
                 whole = canonical_json(state)
                 if any(canonical_json(obs) != whole for obs in model.observations(state)):
                     return False
-                player = model.current_player(state)
-                if player == TERMINAL:
-                    break
-                if player == CHANCE:
-                    action = model.sample_chance(state, rng)
-                else:
-                    legal = model.legal_actions(state)
-                    if not legal:
-                        return False
-                    action = rng.choice(legal)
-                state = model.apply(state, action)
+                if player >= 0 and not legal:
+                    return False
     except (ModelError, TypeError, ValueError):
         return False
     return True

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ggp.core.model import WorldModel
+from ggp.core.model import WorldModel, random_walk
 from ggp.core.protocol import CHANCE, TERMINAL
 
 
@@ -37,19 +37,9 @@ def random_play_samples(model: WorldModel, games: int = 200, seed: int = 0,
     rng = random.Random(seed)
     samples = Samples()
     for _ in range(games):
-        state = model.initial_state()
-        for _ in range(max_steps):
-            player = model.current_player(state)
+        for state, _, legal in random_walk(model, rng, max_steps):
             samples.observations.extend(model.observations(state))
-            if player == TERMINAL:
-                break
-            if player == CHANCE:
-                action = model.sample_chance(state, rng)
-            else:
-                legal = model.legal_actions(state)
-                samples.actions.update(legal)
-                action = rng.choice(legal)
-            state = model.apply(state, action)
+            samples.actions.update(legal)
     return samples
 
 
