@@ -28,6 +28,7 @@ from ggp.sandbox.attacks import (
     Bait,
     bait,
     hostile_agent,
+    hostile_encoder,
     hostile_model,
     leftover_processes,
     tagged_boxes,
@@ -184,6 +185,25 @@ def _env_model(model: str, work: Path) -> list[str]:
         return [str(exc)]
 
 
+def _llm_encoder(encoder: str, work: Path) -> list[str]:
+    from ggp.core.registry import make_game
+    from ggp.env.encoding import EncodingError
+    from ggp.env.llm_encoder import LLMEncoder, check_encoder
+    from ggp.env.samples import random_play_samples
+
+    observations = random_play_samples(make_game("tic_tac_toe"), games=1).observations[:4]
+    _, reason = check_encoder(encoder, observations, timeout=20.0)
+    outputs = [reason]
+    live = LLMEncoder(encoder, size=1)  # the training path: a worker, one call per batch
+    try:
+        outputs.append(json.dumps(live.encode_batch(observations).tolist()))
+    except EncodingError as exc:  # the encoder failed: contained
+        outputs.append(str(exc))
+    finally:
+        live.close()
+    return outputs
+
+
 #: name -> (what it stands for, builds a model or an agent, runs it)
 ENTRY_POINTS: dict[str, tuple[str, Callable, Callable[[str, Path], list[str]]]] = {
     "synthesis": ("synthesis unit and inference tests (ggp synth)", hostile_model,
@@ -200,6 +220,8 @@ ENTRY_POINTS: dict[str, tuple[str, Callable, Callable[[str, Path], list[str]]]] 
                    hostile_model, _model_file),
     "env_model": ("a CWM behind the RL environments (ggp ppo train --cwm RUN)",
                   hostile_model, _env_model),
+    "llm_encoder": ("an LLM-written observation encoder (ggp ppo train --encoder llm)",
+                    hostile_encoder, _llm_encoder),
 }
 
 

@@ -339,6 +339,32 @@ def make_agent(model, **settings):
 ''')
 
 
+def hostile_encoder(names: list[str], ctx: dict) -> str:
+    """An LLM-written observation encoder (``observation_to_tensor`` and
+    ``tensor_to_observation``, seed 000's variant) that runs the attacks ``names`` when
+    loaded or when encoding, and puts what it leaked into its error message."""
+    attacks = _ordered(names)
+    return (_PRELUDE.format(names=", ".join(a.name for a in attacks), ctx=json.dumps(ctx),
+                            mark_head=LEAK_MARK[:5], mark_tail=LEAK_MARK[5:])
+            + _functions(attacks) + '''
+
+run_attacks("import")
+
+
+def observation_to_tensor(observation):
+    raw = run_attacks("apply")
+    if raw is not None:
+        return raw.value
+    if LEAKS:
+        raise ValueError(" ".join(str(leak) for leak in LEAKS))
+    return [float(len(str(observation)))]
+
+
+def tensor_to_observation(tensor):
+    return None
+''')
+
+
 # --------------------------------------------------------------------- the bait
 @dataclass
 class Bait:
