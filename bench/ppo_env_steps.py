@@ -22,8 +22,9 @@ import numpy as np
 
 from ggp.core.model import WorldModel
 from ggp.env.envs import Encoding, VectorSeatEnv
-from ggp.env.sandboxed import SandboxedModel, cwm_file
+from ggp.env.worker import ENV_ENTRY
 from ggp.load import load_model
+from ggp.sandbox.hosted import HostedModel, model_file
 
 
 def measure(model: WorldModel, encoding: Encoding, envs: int, steps: int) -> tuple[float, float]:
@@ -49,12 +50,12 @@ def main() -> None:
     args = parser.parse_args()
 
     truth = load_model(args.game)
-    local = WorldModel(load_model(str(cwm_file(args.cwm))).namespace, name="cwm",
+    local = WorldModel(load_model(str(model_file(args.cwm))).namespace, name="cwm",
                        metadata=truth.metadata)
     encoding = Encoding.for_model(truth, games=300, unknown="ignore")
     rates: dict[str, float] = {}
     digests = {}
-    with SandboxedModel(args.cwm, truth.metadata) as sandboxed:
+    with HostedModel(args.cwm, truth.metadata, entry=ENV_ENTRY) as sandboxed:
         for name, model in (("reference game, in process", truth),
                             ("CWM, in process (untrusted: copies)", local),
                             ("CWM, sandboxed worker", sandboxed)):

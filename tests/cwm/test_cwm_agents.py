@@ -11,7 +11,7 @@ from ggp.agents import make_agent
 from ggp.agents.base import Agent
 from ggp.arena.match import play_match
 from ggp.core.registry import make_game
-from ggp.cwm.hosted import hosted_model
+from ggp.sandbox.hosted import HostedModel
 
 
 def _play(game: str, specs: list[str], seed: int = 0):
@@ -74,16 +74,16 @@ def test_cwm_code_never_runs_in_this_process(tmp_path):
 
 
 def test_missing_run_is_a_clear_error(tmp_path):
-    from ggp.cwm.rundir import CWMSourceError
+    from ggp.sandbox.hosted import ModelSourceError
 
-    with pytest.raises(CWMSourceError, match="synthesis run directory"):
+    with pytest.raises(ModelSourceError, match="synthesis run directory"):
         make_agent(f"cwm_ismcts:run={tmp_path / 'nothing'}", make_game("leduc_poker"))
 
 
 def test_hosted_model_plays_a_match_in_a_worker(tmp_path):
     run = run_dir(tmp_path, "run", source("leduc_poker"))
     truth = make_game("leduc_poker")
-    hosted = hosted_model(run, truth.metadata)
+    hosted = HostedModel(run, truth.metadata)
     try:
         agents = [make_agent("random", hosted), make_agent("random", hosted)]
         result = play_match(hosted, agents, seed=3)
@@ -120,7 +120,7 @@ def test_hosted_matches_reuse_the_worker_and_take_one_round_trip_per_step(tmp_pa
     workers, outcomes = [], []
     try:
         for seed in (3, 3):
-            hosted = hosted_model(run, truth.metadata)
+            hosted = HostedModel(run, truth.metadata)
             calls = []
             forward = hosted.worker.call
             hosted.worker.call = lambda method, *a, **k: calls.append(method) or forward(

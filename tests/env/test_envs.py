@@ -15,8 +15,9 @@ from pettingzoo.test import api_test  # noqa: E402
 
 from ggp.core.model import WorldModel  # noqa: E402
 from ggp.env.envs import Encoding, GameAECEnv, SeatEnv, VectorSeatEnv  # noqa: E402
-from ggp.env.sandboxed import SandboxedModel, SandboxedModelError  # noqa: E402
+from ggp.env.worker import ENV_ENTRY  # noqa: E402
 from ggp.load import load_model  # noqa: E402
+from ggp.sandbox.hosted import HostedModel, ModelSourceError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 LEDUC_CWM = ROOT / "examples" / "recorded" / "leduc_poker"
@@ -39,7 +40,7 @@ def test_library_checks_pass(game: str) -> None:
 
 def test_sandboxed_cwm_passes_the_library_checks() -> None:
     truth = load_model("leduc_poker")
-    with SandboxedModel(LEDUC_CWM, truth.metadata) as model:
+    with HostedModel(LEDUC_CWM, truth.metadata, entry=ENV_ENTRY) as model:
         _checks(model)
 
 
@@ -75,7 +76,7 @@ def test_vector_env_sandboxed_matches_in_process() -> None:
                        metadata=truth.metadata)
     encoding = Encoding.for_model(truth, games=100)
     runs = []
-    with SandboxedModel(LEDUC_CWM, truth.metadata) as sandboxed:
+    with HostedModel(LEDUC_CWM, truth.metadata, entry=ENV_ENTRY) as sandboxed:
         for model in (local, sandboxed):
             env = VectorSeatEnv(model, encoding, 4, seat=1, seed=7)
             obs, mask = env.reset()
@@ -90,5 +91,5 @@ def test_vector_env_sandboxed_matches_in_process() -> None:
 
 
 def test_missing_cwm_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(SandboxedModelError, match="No code world model"):
-        SandboxedModel(tmp_path, load_model("leduc_poker").metadata)
+    with pytest.raises(ModelSourceError, match="No code world model"):
+        HostedModel(tmp_path, load_model("leduc_poker").metadata, entry=ENV_ENTRY)

@@ -45,11 +45,11 @@ def test_the_guard_tampering_really_disables_the_guard(lure, tmp_path):
     # (what stops it then is the box: no network, no processes).
     from ggp.core.errors import GGPError
     from ggp.core.registry import make_game
-    from ggp.cwm.hosted import hosted_model
+    from ggp.sandbox.hosted import HostedModel
 
     path = tmp_path / "hostile.py"
     path.write_text(hostile_model(["audit_hook_tampering"], lure.ctx()))
-    game = hosted_model(path, make_game("tic_tac_toe").metadata, call_seconds=5.0)
+    game = HostedModel(path, make_game("tic_tac_toe").metadata, call_seconds=5.0)
     try:
         with pytest.raises(GGPError) as failure:
             game.apply(game.initial_state(), "x(0,0)")

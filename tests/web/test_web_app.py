@@ -107,7 +107,7 @@ def test_illegal_moves_and_bad_requests_get_one_line_errors(web_server):
 
 
 def test_a_synthesized_model_is_hosted_in_a_sandbox():
-    from ggp.cwm.hosted import HostedModel
+    from ggp.sandbox.hosted import HostedModel
 
     game = open_game(str(REPO / "examples/recorded/leduc_poker"))
     try:

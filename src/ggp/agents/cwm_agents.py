@@ -28,8 +28,9 @@ from ggp.agents.base import Agent, MatchInfo
 from ggp.agents.search_agents import make_ismcts, make_mcts
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory
-from ggp.cwm.rundir import model_file, model_source, value_file
+from ggp.cwm.rundir import model_source, value_file
 from ggp.sandbox import Limits, Worker
+from ggp.sandbox.hosted import model_file
 from ggp.sandbox.pool import POOL
 
 log = logging.getLogger("ggp.cwm")
@@ -102,7 +103,7 @@ def cwm_init(run: str, planner: str, metadata: dict | None, *, value: str = "",
     """The worker's init: the program (model plus optional value function) and settings."""
     model = model_file(run)
     values = value_file(run, value)
-    return {"role": "agent", "planner": planner, "source": model_source(model, values),
+    return {"planner": planner, "source": model_source(model, values),
             "filename": str(model), "metadata": metadata, "value": values is not None,
             **settings}
 

@@ -3,13 +3,11 @@
 Synthesized code is untrusted: it runs only inside sandboxed worker processes
 (:mod:`ggp.cwm.worker`). Parts:
 
-* :mod:`ggp.cwm.worker` — the worker entry: an agent planning on a CWM (play-time
-  inference with validation, retries and a logged random fallback), or a CWM hosting a
-  match as the "true" game;
+* :mod:`ggp.cwm.worker` — the worker entry of an agent planning on a CWM (play-time
+  inference with validation, retries and a logged random fallback); a CWM that hosts a
+  match as the "true" game runs in :mod:`ggp.sandbox.hosted` instead;
 * :mod:`ggp.cwm.purity` — the checks that let the worker search without copying states:
   audited probes at load, and after every search;
-* :mod:`ggp.cwm.hosted` — a :class:`~ggp.core.model.WorldModel` whose functions run in
-  such a worker, so the arena's match runner can play on a synthesized model;
 * :mod:`ggp.cwm.rundir` — finding the model, inference and value files of a synthesis run;
 * :mod:`ggp.cwm.accuracy` — online transition accuracy of a CWM on arena trajectories;
 * :mod:`ggp.cwm.experiment` — the paper's experiment for one game (synthesize K runs,

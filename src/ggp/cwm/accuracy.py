@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ggp.core.model import WorldModel
-from ggp.cwm.rundir import model_file
+from ggp.sandbox.hosted import model_file
 from ggp.synth.runner import run_tests
 from ggp.synth.trajectories import TrajectorySet, record_game
 from ggp.synth.unit_tests import generate_tests
@@ -94,13 +94,13 @@ def behaviour_accuracy(run: str | Path, trajectories: TrajectorySet, metadata: A
     steps fail. Returns None for closed-deck games (no complete states to compare).
     """
     from ggp.core.protocol import TERMINAL, canonical_json
-    from ggp.cwm.hosted import HostFailure, hosted_model
+    from ggp.sandbox.hosted import HostedModel, HostFailure
 
     if trajectories.deck != "open":
         return None
     fields = {name: [0, 0] for name in BEHAVIOUR_FIELDS}
     passed = total = 0
-    model = hosted_model(run, metadata, call_seconds=call_seconds)
+    model = HostedModel(run, metadata, call_seconds=call_seconds)
     try:
         for trajectory in trajectories.trajectories:
             try:

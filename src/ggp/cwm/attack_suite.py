@@ -97,14 +97,14 @@ def _hosted(model: str, work: Path) -> list[str]:
     from ggp.agents import make_agent
     from ggp.core.errors import GGPError
     from ggp.core.registry import make_game
-    from ggp.cwm.hosted import hosted_model
+    from ggp.sandbox.hosted import HostedModel
 
     path = work / "hostile.py"
     path.write_text(model, encoding="utf-8")
 
     def agents_for(work: Path):
-        game = hosted_model(path, make_game("tic_tac_toe").metadata, call_seconds=3.0,
-                            memory_mb=512)
+        game = HostedModel(path, make_game("tic_tac_toe").metadata, call_seconds=3.0,
+                           memory_mb=512)
         return game, [make_agent("random", game), make_agent("random", game)]
 
     try:
@@ -169,14 +169,15 @@ def _env_model(model: str, work: Path) -> list[str]:
     from ggp.agents import make_agent
     from ggp.core.errors import GGPError
     from ggp.core.registry import make_game
-    from ggp.env.sandboxed import SandboxedModel
+    from ggp.env.worker import ENV_ENTRY
+    from ggp.sandbox.hosted import HostedModel
 
     path = work / "hostile.py"
     path.write_text(model, encoding="utf-8")
 
     def agents_for(work: Path):
-        game = SandboxedModel(path, make_game("tic_tac_toe").metadata, call_seconds=3.0,
-                              memory_mb=512, cpu_seconds=60)
+        game = HostedModel(path, make_game("tic_tac_toe").metadata, entry=ENV_ENTRY,
+                           call_seconds=3.0, memory_mb=512, cpu_seconds=60)
         return game, [make_agent("random", game), make_agent("random", game)]
 
     try:

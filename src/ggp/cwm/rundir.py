@@ -9,23 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ggp.core.errors import GGPError
-
-
-class CWMSourceError(GGPError):
-    """A model source names no usable model file."""
-
-
-def model_file(source: str | Path) -> Path:
-    """The absolute path of the model file of a run directory or ``.py`` file."""
-    path = Path(source).expanduser().resolve()
-    if path.is_dir():
-        path = path / "cwm.py"
-    if not path.is_file():
-        raise CWMSourceError(
-            f"No code world model at {source}: give a synthesis run directory holding "
-            "cwm.py, or a .py model file.")
-    return path
+from ggp.sandbox.hosted import ModelSourceError
 
 
 def value_file(source: str | Path, value: str) -> Path | None:
@@ -39,7 +23,7 @@ def value_file(source: str | Path, value: str) -> Path | None:
         return selected if selected.is_file() else None
     path = Path(value).expanduser().resolve()
     if not path.is_file():
-        raise CWMSourceError(f"No value-function file at {value}.")
+        raise ModelSourceError(f"No value-function file at {value}.")
     return path
 
 

@@ -18,7 +18,7 @@ from ggp.arena.match import play_match, seed_global_generators
 from ggp.arena.tournament import match_seed
 from ggp.core.errors import GGPError
 from ggp.core.protocol import GameMetadata
-from ggp.cwm.hosted import HostedModel
+from ggp.sandbox.hosted import HostedModel
 
 
 def play_hosted(host: str | Path, metadata: GameMetadata, specs: list[str],

@@ -1,28 +1,26 @@
-"""Sandboxed worker entry for code world models (used through :class:`ggp.sandbox.Worker`).
+"""Sandboxed worker entry for agents planning on code world models (through
+:class:`ggp.sandbox.Worker`).
 
-Two roles, chosen by ``init["role"]``:
+An MCTS or ISMCTS agent on the CWM. Play-time inference follows seed 000 App. G.6: the
+model's ``resample_history`` (or ``resample_state``) is called up to ``retries`` times and
+every sample is replayed and checked against the player's real observations and actions
+(:func:`ggp.belief.replay.replay_history`); a model without inference functions uses the
+generic particle filter on the CWM. When the search fails for any reason (no consistent
+sample, the CWM raising, ...), the agent plays a uniformly drawn legal action of a
+resampled state and reports the fallback with its reason. (A CWM hosting a match as the
+"true" game runs in :mod:`ggp.sandbox.hosted`.)
 
-* ``"agent"`` — an MCTS or ISMCTS agent planning on the CWM. Play-time inference follows
-  seed 000 App. G.6: the model's ``resample_history`` (or ``resample_state``) is called up
-  to ``retries`` times and every sample is replayed and checked against the player's real
-  observations and actions (:func:`ggp.belief.replay.replay_history`); a model without
-  inference functions uses the generic particle filter on the CWM. When the search fails
-  for any reason (no consistent sample, the CWM raising, ...), the agent plays a uniformly
-  drawn legal action of a resampled state and reports the fallback with its reason.
-* ``"host"`` — the CWM's protocol functions, so a match can be played on it
-  (:mod:`ggp.cwm.hosted`).
-
-Everything here runs in the sandboxed child: this is the only place where synthesized code
-executes during play.
+Everything here runs in the sandboxed child: with :mod:`ggp.sandbox.hosted`, the only
+place where synthesized code executes during play.
 """
 
 from __future__ import annotations
 
-import contextlib
 import random
 from typing import Any
 
 from ggp.agents.base import MatchInfo
+
 # imported with this module, before the sandbox's guard (it pulls in ggp.sandbox, whose
 # subprocess import a restricted child may not make later)
 from ggp.arena.match import seed_global_generators
@@ -30,20 +28,13 @@ from ggp.belief.generic import sample_generic
 from ggp.belief.replay import model_resampler
 from ggp.belief.sampler import Belief, BeliefSampler, make_sampler
 from ggp.core.errors import BeliefError, GGPError
-from ggp.core.model import WorldModel, load_model_source
-from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, ObsActionHistory, State
+from ggp.core.model import WorldModel
+from ggp.core.protocol import ObsActionHistory, State
 from ggp.cwm.purity import ImpureModel, audit_playout, probe, snapshot
+from ggp.sandbox.hosted import load_guarded
 from ggp.search.evaluators import RandomRolloutEvaluator, ValueFunctionEvaluator
 from ggp.search.ismcts import ISMCTS
 from ggp.search.mcts import MCTS
-
-
-def load_cwm(source: str, filename: str, metadata: dict[str, Any] | None) -> WorldModel:
-    """The CWM as a guarded model, carrying the game's public metadata (a synthesized
-    model has none of its own; the arena tells every agent the utility range)."""
-    loaded = load_model_source(source, name="cwm", filename=filename)
-    meta = GameMetadata(**metadata) if metadata else None
-    return WorldModel(loaded.namespace, name="cwm", metadata=meta)
 
 
 class CountingSampler(BeliefSampler):
@@ -183,7 +174,7 @@ class AgentHandler:
             self.copies = f"load probe: {exc}"
 
     def _load(self) -> WorldModel:
-        return load_cwm(self.init["source"], self.init["filename"], self.init.get("metadata"))
+        return load_guarded(self.init["source"], self.init["filename"], self.init.get("metadata"))
 
     def start(self, info: dict[str, Any]) -> None:
         seed_global_generators(info["seed"])
@@ -252,63 +243,6 @@ class AgentHandler:
                 "copies": self.copies}
 
 
-class HostHandler:
-    """The CWM's protocol functions, called one at a time by :mod:`ggp.cwm.hosted`.
-
-    Every state arrives freshly decoded from JSON and every answer leaves as JSON, so
-    nothing the model could change is ever seen again: the model runs without the
-    guarded wrapper's copies (its answers are still checked for shape)."""
-
-    def __init__(self, init: dict[str, Any]) -> None:
-        self.init = init
-        self.reset()
-
-    def reset(self) -> None:
-        """Reload the model's code (a worker reused for another match)."""
-        guarded = load_cwm(self.init["source"], self.init["filename"],
-                           self.init.get("metadata"))
-        self.model = WorldModel(guarded.namespace, name="cwm", trusted=True,
-                                metadata=guarded.metadata)
-
-    def initial_state(self) -> State:
-        return self.model.initial_state()
-
-    def current_player(self, state: State) -> int:
-        return self.model.current_player(state)
-
-    def player_name(self, player: int) -> str:
-        return self.model.player_name(player)
-
-    def legal_actions(self, state: State) -> list[str]:
-        return self.model.legal_actions(state)
-
-    def step(self, state: State, action: str) -> dict[str, Any]:
-        """The next state and what a match asks about it next (see
-        :mod:`ggp.cwm.hosted`); an answer the model fails to give is left out, so the
-        failure shows when, and if, it is asked for."""
-        nxt = self.model.apply(state, action)
-        answers: dict[str, Any] = {"state": nxt}
-        questions = ["current_player", "rewards"]
-        with contextlib.suppress(GGPError):
-            player = self.model.current_player(nxt)
-            # a decision point: the mover's observation and the legal actions are asked
-            questions += (["chance_outcomes"] if player == CHANCE else [] if
-                          player == TERMINAL else ["observations", "legal_actions"])
-        for question in questions:
-            with contextlib.suppress(GGPError):
-                answers[question] = getattr(self, question)(nxt)
-        return answers
-
-    def rewards(self, state: State) -> list[float]:
-        return self.model.rewards(state)
-
-    def observations(self, state: State) -> list:
-        return self.model.observations(state)
-
-    def chance_outcomes(self, state: State) -> list:
-        return [[a, p] for a, p in self.model.chance_outcomes(state)]
-
-
-def make_handler(init: dict[str, Any]) -> AgentHandler | HostHandler:
+def make_handler(init: dict[str, Any]) -> AgentHandler:
     """Worker entry point."""
-    return AgentHandler(init) if init.get("role", "agent") == "agent" else HostHandler(init)
+    return AgentHandler(init)

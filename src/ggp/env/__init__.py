@@ -3,9 +3,10 @@
 * :mod:`ggp.env.encoding` — the schema observation encoder and the action index (numpy);
 * :mod:`ggp.env.envs` — the PettingZoo AEC environment, the Gymnasium seat environment and
   the vector environment (needs the ``env`` extra: gymnasium, pettingzoo);
-* :mod:`ggp.env.sandboxed` — untrusted CWMs in a sandboxed worker;
 * :mod:`ggp.env.games`, :mod:`ggp.env.samples`, :mod:`ggp.env.worker` — pure-protocol
-  pieces that also run inside the sandboxed child (standard library and ``ggp`` only).
+  pieces that also run inside the sandboxed child (standard library and ``ggp`` only);
+  an untrusted CWM is a :class:`ggp.sandbox.hosted.HostedModel` whose worker is
+  :class:`ggp.env.worker.EnvHost` (protocol calls and whole batch steps).
 
 Nothing heavy is imported here, so the sandboxed child can import the light modules.
 """

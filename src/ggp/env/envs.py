@@ -249,20 +249,21 @@ class VectorSeatEnv:
     """``n`` games of one seat against random opponents, stepped together.
 
     ``model`` is a :class:`WorldModel` (games run in this process) or a
-    :class:`~ggp.env.sandboxed.SandboxedModel` (games run in its sandboxed worker, one
-    round trip per :meth:`step`). Returns numpy arrays: ``obs`` (n, size) float32,
+    :class:`~ggp.sandbox.hosted.HostedModel` started with ``entry=ENV_ENTRY`` (games run in
+    its sandboxed worker, :class:`ggp.env.worker.EnvHost`, one round trip per :meth:`step`). Returns numpy arrays: ``obs`` (n, size) float32,
     ``mask`` (n, actions) bool, ``reward`` (n,), ``done`` (n,) and a list of finished
     games' ``{"env", "episode_return", "illegal"}``. A finished game is reset at once.
     """
 
     def __init__(self, model: WorldModel, encoding: Encoding, n: int, seat: int,
                  seed: int = 0) -> None:
-        from ggp.env.sandboxed import SandboxedModel
+        from ggp.env.worker import batch_host
 
         self.encoding, self.n, self.seat = encoding, n, seat
-        if isinstance(model, SandboxedModel):
-            model.call("open_batch", n=n, seat=seat, seed=seed)
-            self._call = lambda method, **kw: model.call(method, **kw)
+        host = batch_host(model)
+        if host is not None:
+            host.call("batch_open", n=n, seat=seat, seed=seed)
+            self._call = lambda method, **kw: host.call("batch_" + method, **kw)
         else:
             core = BatchCore(model, n, seat, seed)
             self._call = lambda method, **kw: getattr(core, method)(**kw)

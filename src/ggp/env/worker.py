@@ -1,73 +1,56 @@
 """Sandboxed worker entry for environments over an untrusted model (``ggp.sandbox.Worker``).
 
-The child loads the model source (an LLM-written CWM) and answers two kinds of calls:
+:class:`EnvHost` is a :class:`~ggp.sandbox.hosted.ModelHost` (one protocol call at a
+time, for the AEC environment) that also answers whole batches: ``batch_open``, then
+``batch_reset`` and ``batch_step(actions)`` over ``n`` games of one seat against random
+opponents (:class:`ggp.env.games.BatchCore`), one round trip per vector step, and
+``samples`` for fitting an encoding. The parent side is
+``HostedModel(path, metadata, entry=ENV_ENTRY)``.
 
-* batch calls — ``reset`` and ``step(actions)`` over ``n`` games of one seat against
-  random opponents (:class:`ggp.env.games.BatchCore`): one round trip per vector step;
-* protocol calls — ``initial_state``, ``current_player``, ... one function each, for
-  :class:`ggp.env.sandboxed.SandboxedModel` (the AEC environment, random-play samples).
-
-Everything here runs inside the sandboxed child; observations travel back as JSON and are
-encoded by the trusted parent.
+Everything here runs inside the sandboxed child, on the guarded model (states stay in
+the child between calls); observations travel back as JSON and are encoded by the
+trusted parent.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ggp.core.model import WorldModel, load_model_source
-from ggp.core.protocol import GameMetadata, State
+from ggp.core.model import WorldModel
 from ggp.env.games import BatchCore
 from ggp.env.samples import random_play_samples
+from ggp.sandbox.hosted import HostedModel, ModelHost
+
+#: The worker entry of an environment host (this module).
+ENV_ENTRY = "ggp.env.worker"
 
 
-class EnvHandler:
-    def __init__(self, init: dict[str, Any]) -> None:
-        loaded = load_model_source(init["source"], name="cwm", filename=init["filename"])
-        meta = GameMetadata(**init["metadata"]) if init.get("metadata") else None
-        self.model = WorldModel(loaded.namespace, name="cwm", metadata=meta)
+def batch_host(model: WorldModel) -> HostedModel | None:
+    """``model`` if it is hosted by an :class:`EnvHost` (it answers batch calls)."""
+    return model if isinstance(model, HostedModel) and model.entry == ENV_ENTRY else None
+
+
+class EnvHost(ModelHost):
+    """Protocol calls plus batch steps and samples (see the module doc)."""
+
+    def reload(self) -> None:
+        super().reload()
         self.batch: BatchCore | None = None
 
-    # ------------------------------------------------------------------ batches
-    def open_batch(self, n: int, seat: int, seed: int) -> None:
-        self.batch = BatchCore(self.model, n, seat, seed)
+    def batch_open(self, n: int, seat: int, seed: int) -> None:
+        self.batch = BatchCore(self.guarded, n, seat, seed)
 
-    def reset(self) -> list[dict[str, Any]]:
+    def batch_reset(self) -> list[dict[str, Any]]:
         return self.batch.reset()
 
-    def step(self, actions: list[str]) -> list[dict[str, Any]]:
+    def batch_step(self, actions: list[str]) -> list[dict[str, Any]]:
         return self.batch.step(actions)
 
     def samples(self, games: int, seed: int) -> dict[str, Any]:
-        found = random_play_samples(self.model, games, seed)
+        found = random_play_samples(self.guarded, games, seed)
         return {"observations": found.observations, "actions": sorted(found.actions)}
 
-    # ----------------------------------------------------------------- protocol
-    def initial_state(self) -> State:
-        return self.model.initial_state()
 
-    def current_player(self, state: State) -> int:
-        return self.model.current_player(state)
-
-    def player_name(self, player: int) -> str:
-        return self.model.player_name(player)
-
-    def legal_actions(self, state: State) -> list[str]:
-        return self.model.legal_actions(state)
-
-    def apply(self, state: State, action: str) -> State:
-        return self.model.apply(state, action)
-
-    def rewards(self, state: State) -> list[float]:
-        return self.model.rewards(state)
-
-    def observations(self, state: State) -> list:
-        return self.model.observations(state)
-
-    def chance_outcomes(self, state: State) -> list:
-        return [[a, p] for a, p in self.model.chance_outcomes(state)]
-
-
-def make_handler(init: dict[str, Any]) -> EnvHandler:
-    """Worker entry point."""
-    return EnvHandler(init)
+def make_handler(init: dict[str, Any]) -> EnvHost:
+    """Worker entry point (:data:`ENV_ENTRY`)."""
+    return EnvHost(init)

@@ -26,7 +26,7 @@ from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.env.envs import Encoding, VectorSeatEnv
 from ggp.env.samples import Samples, random_play_samples
-from ggp.env.sandboxed import SandboxedModel
+from ggp.env.worker import ENV_ENTRY, batch_host
 from ggp.learn.ppo import (
     Policy,
     PPOConfig,
@@ -36,6 +36,7 @@ from ggp.learn.ppo import (
     midpoint,
 )
 from ggp.load import load_model
+from ggp.sandbox.hosted import HostedModel
 
 
 @dataclass
@@ -57,7 +58,7 @@ class TrainSpec:
     llm: Any = None
 
 
-def _sandbox_samples(model: SandboxedModel, games: int, seed: int) -> Samples:
+def _sandbox_samples(model: HostedModel, games: int, seed: int) -> Samples:
     found = model.call("samples", games=games, seed=seed)
     return Samples(found["observations"], set(found["actions"]))
 
@@ -66,7 +67,7 @@ def _encoding(spec: TrainSpec, real: WorldModel, train: WorldModel, path: Path) 
     if path.is_file():
         return Encoding.from_dict(json.loads(path.read_text()))
     samples = random_play_samples(real, spec.fit_games, seed=0)
-    if isinstance(train, SandboxedModel):
+    if batch_host(train) is not None:
         samples.extend(_sandbox_samples(train, spec.fit_games, seed=1))
     elif train is not real:
         samples.extend(random_play_samples(train, spec.fit_games, seed=1))
@@ -100,7 +101,9 @@ def train_seeds(spec: TrainSpec, progress: Callable[[int, dict[str, Any]], None]
         network = "mlp" if real.metadata.perfect_information else "gru"
     train: WorldModel = real
     if spec.cwm:
-        train = SandboxedModel(spec.cwm, real.metadata)
+        # an LLM-written CWM: in a sandboxed environment host, alive for the whole run
+        train = HostedModel(spec.cwm, real.metadata, entry=ENV_ENTRY, call_seconds=30.0,
+                            cpu_seconds=24 * 3600)
     root = Path(spec.out) / f"seat{spec.seat}"
     try:
         encoding = _encoding(spec, real, train, root / "encoding.json")
@@ -127,7 +130,7 @@ def train_seeds(spec: TrainSpec, progress: Callable[[int, dict[str, Any]], None]
                 evaluated(k, result)
             results.append(result)
     finally:
-        if isinstance(train, SandboxedModel):
+        if batch_host(train) is not None:
             train.close()
         if "encoding" in locals() and hasattr(encoding.encoder, "close"):
             encoding.encoder.close()

@@ -19,8 +19,8 @@ from typing import Any
 
 from ggp.arena.tournament import match_seed
 from ggp.core.protocol import GameMetadata
-from ggp.cwm.rundir import model_file
 from ggp.cwm.tournament import play_hosted
+from ggp.sandbox.hosted import model_file
 
 
 def agent_spec(run: str | Path, planner: str, settings: str) -> str:

@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from ggp.core.protocol import GameMetadata
-from ggp.cwm.rundir import model_file
 from ggp.llm import LLM
 from ggp.sandbox import Limits, run_entry
+from ggp.sandbox.hosted import model_file
 from ggp.synth.llm import RecordingLLM
 from ggp.synth.prompts import extract_code_blocks
 

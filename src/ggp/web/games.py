@@ -3,7 +3,7 @@
 A game spec is what ``ggp play`` takes — a registered name (``leduc_poker``,
 ``openspiel:...``) or a ``.kif``/``.gdl`` file — or untrusted code: a ``.py`` model file
 or a synthesis run directory (its ``cwm.py``). Untrusted code never runs in the web
-server's process: the model is hosted in a sandboxed worker (:mod:`ggp.cwm.hosted`) and
+server's process: the model is hosted in a sandboxed worker (:mod:`ggp.sandbox.hosted`) and
 agents from files run in their own sandboxed workers (:class:`ggp.arena.sandboxed.SandboxedAgent`),
 as in the arena.
 """
@@ -22,9 +22,8 @@ from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import GameMetadata
 from ggp.core.registry import parse_game_spec, registered_games
-from ggp.cwm.hosted import HostedModel, HostFailure
-from ggp.cwm.rundir import model_file
 from ggp.load import GDL_SUFFIXES, load_model
+from ggp.sandbox.hosted import HostedModel, HostFailure, model_file
 
 
 @dataclass
