@@ -341,7 +341,7 @@ class ParticleFilter:
     only the moves since the last decision are sampled)."""
 
     def __init__(self, model: WorldModel, player: int, *, particles: int = 64,
-                 retries: int = 4, max_backtracks: int = 200, max_steps: int = 10_000,
+                 retries: int = 2, max_backtracks: int = 200, max_steps: int = 10_000,
                  search_share: float = 0.5) -> None:
         self.model = model
         self.ops = ops_for(model)

@@ -44,7 +44,14 @@ import random
 import time
 from dataclasses import dataclass
 
-from ggp.belief.tokens import _Target, _token_counts, _words, mismatch
+from ggp.belief.tokens import (
+    _Target,
+    _token_counts,
+    _words,
+    exchange,
+    mismatch,
+    renamed,
+)
 from ggp.core.protocol import CHANCE, TERMINAL, Action, State
 
 TEMPERATURE = 0.7
@@ -56,6 +63,9 @@ STUCK = 60
 
 THIN = 3
 """Rejuvenation proposals between two kept samples."""
+
+SEEDS = 4
+"""Seeds replayed at a (re)start of the search; the one with the lowest energy is used."""
 
 
 @dataclass
@@ -84,16 +94,31 @@ class HistorySearch:
         self.ops, self.player = ops, player
         self.targets, self.recorded = targets, actions
         self.last = len(targets) - 1
+        self.uniform_chance = not ops.model.has("get_chance_outcomes")
 
     # -- replay ---------------------------------------------------------------------------
 
     def replay(self, actions: list[Action], base: Replayed | None = None, start: int = 0,
-               strict: bool = False) -> Replayed | None:
+               strict: bool = False, cap: float = math.inf,
+               rename: dict[str, str] | None = None,
+               rng: random.Random | None = None) -> Replayed | None:
         """Replay ``actions`` (changed at ``start`` and later, relative to ``base``).
 
+        From ``start`` on, every mover takes *its own* next move from the old history, in
+        order (chance its next outcome, each opponent its next move), whoever moves when:
+        a change that alters the turn order (another player wins a trick and leads) keeps
+        each player's moves. The player always takes its recorded actions. An opponent's
+        move that became illegal is renamed by ``rename`` (the values that two swapped
+        outcomes exchanged: ``"Play 4C"`` becomes ``"Play QS"`` when the deals of 4C and
+        QS were swapped), else replaced by the move at its old place in the legal list,
+        else (its moves ran out) drawn from ``rng``. ``strict`` allows none of that: the
+        movers and moves must stay as they were (the rejuvenation chain's proposals must
+        be reversible).
+
         None when the history cannot be kept: a chance outcome or the player's action is
-        illegal, an opponent's illegal move has no replacement (``strict``: none is
-        allowed), the game ends first or the player's decisions fall elsewhere."""
+        illegal, the game ends first, or its energy exceeds ``cap`` (the replay stops as
+        soon as that is certain: the caller draws its acceptance threshold first, so
+        stopping early changes no decision)."""
         ops, player = self.ops, self.player
         if base is None or start == 0:
             start = 0
@@ -104,49 +129,96 @@ class HistorySearch:
             slots, log_prior = base.slots[:start], base.log_prior[:start + 1]
             decisions = [p for p in base.decisions if p < start]
             energies = base.energies[:len(decisions)]
-        actions = list(actions)
+        # each mover's own moves from ``start`` on, oldest first (reversed: pop from the end)
+        queues: dict[int, list[tuple[Action, int | None]]] = {}
+        if base is not None:
+            for i in range(len(actions) - 1, start - 1, -1):
+                mover = base.movers[i] if i < len(base.movers) else None
+                if mover is not None and mover != player:
+                    queues.setdefault(mover, []).append(
+                        (actions[i], base.slots[i] if i < len(base.slots) else None))
+        out = list(actions[:start])
         state = states[start]
         lp = log_prior[start]
-        for i in range(start, len(actions)):
+        budget = 2 * len(actions) + 100  # a loop that never reaches the player ends here
+        i = start
+        while True:
             mover = ops.current_player(state)
-            action = actions[i]
-            slot = None
             if mover == player:
                 d = len(decisions)
-                if d >= self.last or action != self.recorded[d]:
-                    return None
-                if action not in ops.legal_actions(state):
-                    return None
                 decisions.append(i)
                 energies.append(mismatch(ops.observations(state)[player], self.targets[d]))
-            elif mover == CHANCE:
-                p = next((q for a, q in ops.chance_outcomes(state) if a == action), 0.0)
-                if p <= 0:
+                if sum(energies) > cap:
                     return None
-                lp += math.log(p)
-            elif mover == TERMINAL:
+                if d == self.last:
+                    break
+                action = self.recorded[d]
+                if action not in ops.legal_actions(state):
+                    return None
+                slot = None
+            elif mover == TERMINAL or i >= budget:
                 return None
+            elif base is None:  # the first replay: the moves as given, in place
+                if i >= len(actions):
+                    return None
+                action = actions[i]
+                slot, lp = self._take(state, mover, action, lp)
+                if slot is None and mover != CHANCE:
+                    return None
+                if lp is None:
+                    return None
             else:
-                legal = ops.legal_actions(state)
-                try:
-                    slot = legal.index(action)
-                except ValueError:
-                    old = base.slots[i] if base is not None and i < len(base.slots) else None
-                    if strict or old is None or old >= len(legal):
+                if strict and (i >= len(base.movers) or base.movers[i] != mover):
+                    return None
+                queue = queues.get(mover)
+                action, old = queue.pop() if queue else (None, None)
+                if mover == CHANCE:
+                    if action is None:
                         return None
-                    slot, action = old, legal[old]
-                    actions[i] = action
-                lp -= math.log(len(legal))
+                    slot, lp = self._take(state, mover, action, lp)
+                    if lp is None:
+                        return None
+                else:
+                    legal = ops.legal_actions(state)
+                    if action not in legal:
+                        if strict or not legal:
+                            return None
+                        other = renamed(action, rename) if rename and action else action
+                        if other is not None and other in legal:
+                            action = other
+                        elif old is not None and old < len(legal):
+                            action = legal[old]
+                        else:
+                            action = (rng or random).choice(legal)
+                    slot = legal.index(action)
+                    lp -= math.log(len(legal))
             movers.append(mover)
             slots.append(slot)
+            out.append(action)
             state = ops.apply(state, action)
             states.append(state)
             log_prior.append(lp)
-        if ops.current_player(state) != player or len(decisions) != self.last:
+            i += 1
+        if strict and len(out) != len(actions):
             return None
-        decisions.append(len(actions))
-        energies.append(mismatch(ops.observations(state)[player], self.targets[self.last]))
-        return Replayed(actions, states, movers, slots, log_prior, decisions, energies)
+        return Replayed(out, states, movers, slots, log_prior, decisions, energies)
+
+    def _take(self, state: State, mover: int, action: Action, lp: float
+              ) -> tuple[int | None, float | None]:
+        """The slot of ``action`` (an opponent's) and the log prior after it; None for the
+        log prior when the move is illegal."""
+        ops = self.ops
+        if mover == CHANCE:
+            if self.uniform_chance:  # cheaper than building the outcome list
+                legal = ops.legal_actions(state)
+                p = 1.0 / len(legal) if action in legal else 0.0
+            else:
+                p = next((q for a, q in ops.chance_outcomes(state) if a == action), 0.0)
+            return None, (lp + math.log(p) if p > 0 else None)
+        legal = ops.legal_actions(state)
+        if action not in legal:
+            return None, None
+        return legal.index(action), lp - math.log(len(legal))
 
     # -- proposals ------------------------------------------------------------------------
 
@@ -163,7 +235,8 @@ class HistorySearch:
     def _outcomes(self, h: Replayed, i: int) -> list[Action]:
         return [a for a, p in self.ops.chance_outcomes(h.states[i]) if p > 0 and a != h.actions[i]]
 
-    def propose(self, h: Replayed, rng: random.Random) -> tuple[list[Action], int] | None:
+    def propose(self, h: Replayed, rng: random.Random
+                ) -> tuple[list[Action], int, dict[str, str] | None] | None:
         """A directed change of ``h`` (search mode) and the first position it changes."""
         limit, wanted, unwanted = self._wanted(h)
         chance = [i for i, m in enumerate(h.movers) if m == CHANCE]
@@ -187,23 +260,26 @@ class HistorySearch:
                 return None
             j = pick(rest, unwanted, 0.5)
             actions[i], actions[j] = actions[j], actions[i]
-            return actions, min(i, j)
+            return actions, min(i, j), exchange(actions[i], actions[j])
         if r < 0.85 and others:
-            i = pick(others, unwanted, 0.8)
+            # an opponent move that showed an unwanted value or moved a wanted one away
+            i = pick(others, wanted | unwanted, 0.8)
             options = [a for a in self.ops.legal_actions(h.states[i]) if a != actions[i]]
             if not options:
                 return None
             named = [a for a in options if any(w in wanted for w in _words(str(a)))]
-            actions[i] = rng.choice(named if named and rng.random() < 0.8 else options)
-            return actions, i
+            old, actions[i] = actions[i], rng.choice(
+                named if named and rng.random() < 0.8 else options)
+            return actions, i, exchange(old, actions[i])
         if early:
             i = pick(early, unwanted, 0.8)
             options = self._outcomes(h, i)
             if not options:
                 return None
             named = [a for a in options if any(w in wanted for w in _words(str(a)))]
-            actions[i] = rng.choice(named if named and rng.random() < 0.8 else options)
-            return actions, i
+            old, actions[i] = actions[i], rng.choice(
+                named if named and rng.random() < 0.8 else options)
+            return actions, i, exchange(old, actions[i])
         return None
 
     def symmetric(self, h: Replayed, rng: random.Random) -> tuple[list[Action], int] | None:
@@ -238,22 +314,32 @@ class HistorySearch:
         """Up to ``samples`` consistent histories (repeats possible, as in any MCMC), found
         from ``seeds`` (histories reaching the current decision point) before
         ``deadline``; [] when none is found in time."""
-        starts = [h for h in (self.replay(s) for s in seeds) if h is not None]
-        if not starts:
-            return []
         kept: list[Replayed] = []
-        current, best, stuck, steps = None, math.inf, 0, 0
+        current: Replayed | None = None
+        best: Replayed | None = None
+        stuck, steps = 0, 0
         while len(kept) < samples and time.monotonic() < deadline:
             if current is None or (current.energy and stuck > STUCK):
-                current = rng.choice(starts)
-                best, stuck = current.energy, 0
+                stuck = 0
+                if best is not None and rng.random() < 0.5:
+                    current = best  # back to the lowest energy seen, not all the way
+                    continue
+                # the best of a few seeds (replaying all of them would cost more than the
+                # search: a failed stage leaves a hundred)
+                tried = [self.replay(s) for s in rng.sample(seeds, min(SEEDS, len(seeds)))]
+                tried = [h for h in tried if h is not None]
+                if not tried:
+                    continue
+                current = min(tried, key=lambda h: h.energy)
+                if best is None or current.energy < best.energy:
+                    best = current
             if current.energy == 0:
                 if not kept:
                     kept.append(current)
                 proposal = self.symmetric(current, rng)
                 if proposal is not None:
-                    new = self.replay(*proposal[:1], current, proposal[1], strict=True)
-                    if new is not None and new.energy == 0 and rng.random() < math.exp(
+                    new = self.replay(proposal[0], current, proposal[1], strict=True, cap=0)
+                    if new is not None and rng.random() < math.exp(
                             min(0.0, new.log_prior[-1] - current.log_prior[-1])):
                         current = new
                 steps += 1
@@ -264,12 +350,15 @@ class HistorySearch:
             stuck += 1
             if proposal is None:
                 continue
-            new = self.replay(proposal[0], current, proposal[1])
+            # accept when the energy rises by at most -T log u: drawn first, so the replay
+            # can stop as soon as it is exceeded
+            u = rng.random()
+            cap = current.energy - TEMPERATURE * math.log(u) if u > 0 else math.inf
+            new = self.replay(proposal[0], current, proposal[1], cap=cap, rename=proposal[2],
+                              rng=rng)
             if new is None:
                 continue
-            rise = new.energy - current.energy
-            if rise <= 0 or rng.random() < math.exp(-rise / TEMPERATURE):
-                current = new
-                if new.energy < best:
-                    best, stuck = new.energy, 0
+            current = new
+            if new.energy < best.energy:
+                best, stuck = new, 0
         return kept

@@ -112,3 +112,19 @@ def mismatch(observation, target: _Target) -> int:
     counts = _token_counts(observation)
     counts.subtract(target.tokens)
     return max(1, sum(abs(n) for n in counts.values()))
+
+
+def exchange(first: str, second: str) -> dict[str, str] | None:
+    """The values two actions exchange: ``("Deal QS", "Deal 4C")`` -> ``{QS: 4C, 4C: QS}``;
+    None unless each names exactly one word the other does not."""
+    a, b = set(_words(str(first))), set(_words(str(second)))
+    x, y = a - b, b - a
+    if len(x) != 1 or len(y) != 1:
+        return None
+    (u,), (v,) = x, y
+    return {u: v, v: u}
+
+
+def renamed(action: str, mapping: dict[str, str]) -> str:
+    """``action`` with each word replaced by its image under ``mapping``."""
+    return _WORDS.sub(lambda m: mapping.get(m.group(0), m.group(0)), str(action))
