@@ -230,6 +230,9 @@ def _extend(ops, state: State, player: int, rng: random.Random, target: _Target,
     return None
 
 
+MIN_TRIES = 4
+"""The fewest particles a forward stage moves (after repeated failures)."""
+
 MAX_SCORED = 256
 """At most this many moves of one node are applied and scored (a random sample)."""
 
@@ -351,6 +354,7 @@ class ParticleFilter:
         self.max_backtracks = max_backtracks
         self.max_steps = max_steps
         self.search_share = search_share
+        self.tries = particles  # particles moved forward per stage (fewer after failures)
         self.keys: list[tuple[str, object]] = []  # (observation json, action) per stage
         self.pools: list[list[Weighted]] = []  # survivors at each of the player's decisions
 
@@ -389,7 +393,12 @@ class ParticleFilter:
                         "illegal in every state consistent with its observations")
             misses: list = []
             survivors = _stage(self.ops, pool, targets[step], self.player, rng,
-                               self.particles, self.retries, self.max_steps, deadline, misses)
+                               self.tries, self.retries, self.max_steps, deadline, misses)
+            # While forward stages keep dying (opponents show cards the deal did not give
+            # them), each costs as much as the search that follows it: try fewer particles
+            # forward until a stage survives again.
+            self.tries = min(self.particles, 2 * self.tries) if survivors else \
+                max(MIN_TRIES, self.tries // 2)
             if not survivors and misses:
                 survivors = self._search(misses, history, targets, step, rng, deadline)
             if survivors:
@@ -429,7 +438,7 @@ class ParticleFilter:
                                [a for _, a in history[:step]])
         budget = min(deadline, time.monotonic() + self.search_share *
                      max(0.0, deadline - time.monotonic()))
-        found = search.run(misses, rng, budget, max(1, self.particles // 2))
+        found = search.run(misses, rng, budget, max(1, self.particles // 4))
         return [Weighted(h.states[-1], 1.0 / len(found), tuple(h.actions)) for h in found]
 
 

@@ -61,7 +61,7 @@ accepted one time in four."""
 STUCK = 60
 """Proposals without improvement after which the search restarts from another seed."""
 
-THIN = 3
+THIN = 2
 """Rejuvenation proposals between two kept samples."""
 
 SEEDS = 4
@@ -259,8 +259,11 @@ class HistorySearch:
             if not rest:
                 return None
             j = pick(rest, unwanted, 0.5)
-            actions[i], actions[j] = actions[j], actions[i]
-            return actions, min(i, j), exchange(actions[i], actions[j])
+            swap = self._swap(h, i, j)
+            if swap is None:
+                return None
+            actions[i], actions[j], rename = swap
+            return actions, min(i, j), rename
         if r < 0.85 and others:
             # an opponent move that showed an unwanted value or moved a wanted one away
             i = pick(others, wanted | unwanted, 0.8)
@@ -280,6 +283,24 @@ class HistorySearch:
             old, actions[i] = actions[i], rng.choice(
                 named if named and rng.random() < 0.8 else options)
             return actions, i, exchange(old, actions[i])
+        return None
+
+    def _swap(self, h: Replayed, i: int, j: int
+              ) -> tuple[Action, Action, dict[str, str] | None] | None:
+        """The outcomes at ``i`` and ``j`` with their values exchanged, and the renaming
+        that carries the exchange to later moves. The actions themselves when each is an
+        outcome of the other's node (two deals); else the one differing word exchanged
+        (a deal ``"Deal AS"`` and a draw ``"Draw 6D"`` become ``"Deal 6D"`` and ``"Draw
+        AS"``), when that is an outcome at ``i`` (the replay checks ``j``)."""
+        a, b = h.actions[i], h.actions[j]
+        legal = self.ops.legal_actions(h.states[i])
+        if b in legal:
+            return b, a, exchange(a, b)
+        wa, wb = _words(str(a)), _words(str(b))
+        if len(wa) == len(wb):
+            for u, v in zip(wa, wb):
+                if u != v and renamed(a, {u: v}) in legal:
+                    return renamed(a, {u: v}), renamed(b, {v: u}), {u: v, v: u}
         return None
 
     def symmetric(self, h: Replayed, rng: random.Random) -> tuple[list[Action], int] | None:

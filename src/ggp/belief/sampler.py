@@ -144,7 +144,8 @@ class GenericSampler(BeliefSampler):
         if player not in self._too_big and self.exact_nodes > 0:
             try:
                 found = information_set(self.model, history, player,
-                                        max_nodes=self._node_budget())
+                                        max_nodes=self._node_budget(),
+                                        max_seconds=self.exact_seconds)
                 weighted = [(w.state, w.probability) for w in found]
                 self._last_actions = [w.actions for w in found]
             except BeliefTooLarge:

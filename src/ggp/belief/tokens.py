@@ -115,14 +115,17 @@ def mismatch(observation, target: _Target) -> int:
 
 
 def exchange(first: str, second: str) -> dict[str, str] | None:
-    """The values two actions exchange: ``("Deal QS", "Deal 4C")`` -> ``{QS: 4C, 4C: QS}``;
-    None unless each names exactly one word the other does not."""
-    a, b = set(_words(str(first))), set(_words(str(second)))
-    x, y = a - b, b - a
-    if len(x) != 1 or len(y) != 1:
+    """The values two actions exchange, word by word where they differ:
+    ``("Deal QS", "Draw 4C")`` -> ``{Deal: Draw, QS: 4C}`` and back; None when their
+    words do not pair up (different counts) or nothing differs."""
+    a, b = _words(str(first)), _words(str(second))
+    if len(a) != len(b):
         return None
-    (u,), (v,) = x, y
-    return {u: v, v: u}
+    mapping: dict[str, str] = {}
+    for u, v in zip(a, b):
+        if u != v:
+            mapping[u], mapping[v] = v, u
+    return mapping or None
 
 
 def renamed(action: str, mapping: dict[str, str]) -> str:
