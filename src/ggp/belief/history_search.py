@@ -58,8 +58,14 @@ TEMPERATURE = 0.7
 """Annealing temperature of the search: a proposal adding one mismatched token is
 accepted one time in four."""
 
-STUCK = 60
-"""Proposals without improvement after which the search restarts from another seed."""
+STUCK = 300
+"""Proposals without improvement after which the search restarts (from the best history
+seen or another seed). Long: moves that keep the energy (a hidden card moved between two
+opponents) are often what a later improvement needs (an opponent left void in a suit)."""
+
+FOCUS = 0.8
+"""How often a proposal is directed at the wanted and unwanted values while the search
+improves; halved once it has not improved for a while, to explore neutral moves."""
 
 THIN = 2
 """Rejuvenation proposals between two kept samples."""
@@ -235,9 +241,10 @@ class HistorySearch:
     def _outcomes(self, h: Replayed, i: int) -> list[Action]:
         return [a for a, p in self.ops.chance_outcomes(h.states[i]) if p > 0 and a != h.actions[i]]
 
-    def propose(self, h: Replayed, rng: random.Random
+    def propose(self, h: Replayed, rng: random.Random, focus: float = FOCUS
                 ) -> tuple[list[Action], int, dict[str, str] | None] | None:
-        """A directed change of ``h`` (search mode) and the first position it changes."""
+        """A directed change of ``h`` (search mode), the first position it changes and the
+        renaming of values it implies; ``focus``: how often it is directed."""
         limit, wanted, unwanted = self._wanted(h)
         chance = [i for i, m in enumerate(h.movers) if m == CHANCE]
         early = [i for i in chance if i < limit]
@@ -254,7 +261,7 @@ class HistorySearch:
         r = rng.random()
         if r < 0.55 and early and len(chance) > 1:
             # the wanted value's chance move exchanged with one that gave an unwanted value
-            i = pick(early, wanted, 0.8)
+            i = pick(early, wanted, focus)
             rest = [j for j in chance if actions[j] != actions[i]]
             if not rest:
                 return None
@@ -266,22 +273,22 @@ class HistorySearch:
             return actions, min(i, j), rename
         if r < 0.85 and others:
             # an opponent move that showed an unwanted value or moved a wanted one away
-            i = pick(others, wanted | unwanted, 0.8)
+            i = pick(others, wanted | unwanted, focus)
             options = [a for a in self.ops.legal_actions(h.states[i]) if a != actions[i]]
             if not options:
                 return None
             named = [a for a in options if any(w in wanted for w in _words(str(a)))]
             old, actions[i] = actions[i], rng.choice(
-                named if named and rng.random() < 0.8 else options)
+                named if named and rng.random() < focus else options)
             return actions, i, exchange(old, actions[i])
         if early:
-            i = pick(early, unwanted, 0.8)
+            i = pick(early, unwanted, focus)
             options = self._outcomes(h, i)
             if not options:
                 return None
             named = [a for a in options if any(w in wanted for w in _words(str(a)))]
             old, actions[i] = actions[i], rng.choice(
-                named if named and rng.random() < 0.8 else options)
+                named if named and rng.random() < focus else options)
             return actions, i, exchange(old, actions[i])
         return None
 
@@ -367,7 +374,7 @@ class HistorySearch:
                 if steps % THIN == 0:
                     kept.append(current)
                 continue
-            proposal = self.propose(current, rng)
+            proposal = self.propose(current, rng, FOCUS if stuck < STUCK // 4 else FOCUS / 2)
             stuck += 1
             if proposal is None:
                 continue
@@ -381,5 +388,7 @@ class HistorySearch:
                 continue
             current = new
             if new.energy < best.energy:
-                best, stuck = new, 0
+                stuck = 0
+            if new.energy <= best.energy:  # the latest of equals: keeps neutral progress
+                best = new
         return kept
