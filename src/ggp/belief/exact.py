@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -57,13 +56,10 @@ def information_set(
     *,
     opponent_model: OpponentModel = uniform_opponent,
     max_nodes: int = 1_000_000,
-    max_seconds: float | None = None,
 ) -> list[WeightedHistory]:
     """Every history consistent with ``history`` (the player deciding now), with its
-    posterior probability. Raises :class:`BeliefError` if there is none, or
-    :class:`BeliefTooLarge` if more than ``max_nodes`` states would have to be expanded
-    or the enumeration runs longer than ``max_seconds``."""
-    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    posterior probability. Raises :class:`BeliefError` if there is none, or if more than
+    ``max_nodes`` states would have to be expanded."""
     if not history:
         raise BeliefError("the player's history is empty: it has no decision point yet")
     targets = [canonical_json(obs) for obs, _ in history]
@@ -78,9 +74,6 @@ def information_set(
         expanded += 1
         if expanded > max_nodes:
             raise _too_large(max_nodes)
-        if deadline is not None and expanded % 256 == 0 and time.monotonic() > deadline:
-            raise BeliefTooLarge(f"the information set was not enumerated within "
-                                 f"{max_seconds:g} s ({expanded} states expanded)")
         mover = model.current_player(state)
         if mover == TERMINAL:
             continue

@@ -24,7 +24,12 @@ It is a sequential importance sampler (a particle filter with a guided proposal)
    at the decision point a particle survives only if the player's observation equals the
    recorded one (a 0/1 likelihood). Survivors are resampled in proportion to their
    weights, take the player's recorded action, and seed the next stage.
-3. **Backtracking.** When every particle of a stage dies, earlier stages are redrawn
+3. **History search.** When every particle of a stage dies (in trick games an opponent
+   shows a card the forward deal gave to someone else), complete histories are searched
+   and rejuvenated against *all* of the player's observations
+   (:mod:`ggp.belief.history_search`); those samples, equally weighted, are the stage's
+   pool. While stages keep dying, fewer particles are moved forward first.
+4. **Backtracking.** When the search finds nothing either, earlier stages are redrawn
    (1, 2, 4, ... stages back on repeated failures) before giving up.
 
 Guarantees and limits:
@@ -36,7 +41,8 @@ Guarantees and limits:
   (chance by its odds, other players uniform over their legal actions). The weighted
   particles are a self-normalized importance-sampling estimate of it: consistent as
   ``particles`` grows, biased for small pools (a history needing an unlikely early move
-  may be missed), and biased towards easy-to-extend histories after backtracking.
+  may be missed), and biased towards easy-to-extend histories after backtracking. A pool
+  made by the history search is a short MCMC run instead (see that module).
   ``GenericSampler`` (``belief=generic``) enumerates the information set exactly instead
   whenever that fits a node budget, so small games get the exact posterior.
 * **Cost:** every outcome of every node between two decisions is applied once per

@@ -149,8 +149,7 @@ class GenericSampler(BeliefSampler):
         if player not in self._too_big and self.exact_nodes > 0:
             try:
                 found = information_set(self.model, history, player,
-                                        max_nodes=self._node_budget(),
-                                        max_seconds=4 * self.exact_seconds)
+                                        max_nodes=self._node_budget())
                 weighted = [(w.state, w.probability) for w in found]
                 self._last_actions = [w.actions for w in found]
             except BeliefTooLarge:
