@@ -143,7 +143,9 @@ class GenericSampler(BeliefSampler):
     def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
         weighted: list[tuple[State, float]] | None = None
         if player not in self._too_big and self.exact_nodes > 0 and \
-                estimated_histories(self.model, player, rng) > self._node_budget():
+                estimated_histories(self.model, player, random.Random(player)) > \
+                self._node_budget():
+            # (its own generator: the searcher's draws stay what they were without it)
             # a first deal of 52 cards: enumeration would overflow, skip the attempt
             self._too_big.add(player)
         if player not in self._too_big and self.exact_nodes > 0:
