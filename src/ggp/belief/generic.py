@@ -351,7 +351,7 @@ class ParticleFilter:
 
     def __init__(self, model: WorldModel, player: int, *, particles: int = 64,
                  retries: int = 2, max_backtracks: int = 200, max_steps: int = 10_000,
-                 search_share: float = 0.5) -> None:
+                 search_share: float = 0.8) -> None:
         self.model = model
         self.ops = ops_for(model)
         self.player = player
