@@ -17,6 +17,7 @@ Cost grows with the number of histories the game allows between the player's dec
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -102,6 +103,27 @@ def information_set(
         raise BeliefError("no history of the game is consistent with the player's observations")
     total = sum(w.probability for w in found)
     return [WeightedHistory(w.actions, w.state, w.probability / total) for w in found]
+
+
+def estimated_histories(model: WorldModel, player: int, rng: random.Random,
+                        paths: int = 3) -> float:
+    """The fewest histories up to ``player``'s first decision point that any of ``paths``
+    random paths suggests: along each path the branching factors of the nodes before
+    that point (chance outcomes, other players' moves) are multiplied, which is Knuth's
+    unbiased estimate of the number of histories at that depth. Enumeration has to expand
+    at least those; taking the smallest of a few estimates errs towards trying it."""
+    best = math.inf
+    for _ in range(paths):
+        state, size = model.initial_state(), 1.0
+        for _ in range(10_000):
+            mover = model.current_player(state)
+            if mover in (player, TERMINAL):
+                break
+            legal = model.legal_actions(state)
+            size *= max(1, len(legal))
+            state = model.apply(state, rng.choice(legal))
+        best = min(best, size)
+    return best
 
 
 def _too_large(max_nodes: int) -> BeliefTooLarge:

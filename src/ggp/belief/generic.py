@@ -24,7 +24,12 @@ It is a sequential importance sampler (a particle filter with a guided proposal)
    at the decision point a particle survives only if the player's observation equals the
    recorded one (a 0/1 likelihood). Survivors are resampled in proportion to their
    weights, take the player's recorded action, and seed the next stage.
-3. **Backtracking.** When every particle of a stage dies, earlier stages are redrawn
+3. **History search.** When every particle of a stage dies (in trick games an opponent
+   shows a card the forward deal gave to someone else), complete histories are searched
+   and rejuvenated against *all* of the player's observations
+   (:mod:`ggp.belief.history_search`); those samples, equally weighted, are the stage's
+   pool. While stages keep dying, fewer particles are moved forward first.
+4. **Backtracking.** When the search finds nothing either, earlier stages are redrawn
    (1, 2, 4, ... stages back on repeated failures) before giving up.
 
 Guarantees and limits:
@@ -36,7 +41,8 @@ Guarantees and limits:
   (chance by its odds, other players uniform over their legal actions). The weighted
   particles are a self-normalized importance-sampling estimate of it: consistent as
   ``particles`` grows, biased for small pools (a history needing an unlikely early move
-  may be missed), and biased towards easy-to-extend histories after backtracking.
+  may be missed), and biased towards easy-to-extend histories after backtracking. A pool
+  made by the history search is a short MCMC run instead (see that module).
   ``GenericSampler`` (``belief=generic``) enumerates the information set exactly instead
   whenever that fits a node budget, so small games get the exact posterior.
 * **Cost:** every outcome of every node between two decisions is applied once per
@@ -45,14 +51,14 @@ Guarantees and limits:
 
 from __future__ import annotations
 
-import functools
 import math
 import random
-import re
 import time
 from collections import Counter
 from dataclasses import dataclass
 
+from ggp.belief.history_search import HistorySearch
+from ggp.belief.tokens import _delta, _diff, _Target, _tokens, _words
 from ggp.core.errors import BeliefError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, ObsActionHistory, State, canonical_json
@@ -71,72 +77,6 @@ class Weighted:
     state: State
     weight: float
     actions: tuple = ()  # every move from the initial state (chance included)
-
-
-class _Target:
-    """The player's next recorded observation, flattened for scoring."""
-
-    def __init__(self, observation) -> None:
-        self.observation = observation
-        self.json = canonical_json(observation)
-        self.tokens: Counter = Counter()
-        _tokens(observation, "", "", self.tokens)
-        self.values = Counter(key[2] for key in self.tokens if key[0] == "m")
-
-    def matches(self, observation) -> bool:
-        return observation == self.observation or canonical_json(observation) == self.json
-
-
-def _leaf(value) -> str:
-    return str(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) \
-        else repr(value)
-
-
-def _tokens(value, pos: str, multi: str, out: Counter, sign: int = 1) -> None:
-    """Count the leaf tokens of a JSON value into ``out`` (``sign`` -1 uncounts them).
-
-    Each leaf gives two tokens: ``("p", path with list positions, leaf)``, so a card in
-    the wrong slot counts as wrong, and ``("m", path without list positions, leaf)``, so
-    a hand is also compared as a multiset, whatever its order or length."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            _tokens(item, f"{pos}/{key}", f"{multi}/{key}", out, sign)
-    elif isinstance(value, (list, tuple)):
-        sub = multi + "/*"
-        for i, item in enumerate(value):
-            _tokens(item, f"{pos}/{i}", sub, out, sign)
-    else:
-        leaf = _leaf(value)
-        out[("p", pos, leaf)] += sign
-        out[("m", multi, leaf)] += sign
-
-
-def _diff(old, new, pos: str, multi: str, out: Counter) -> None:
-    """``out`` += tokens(new) - tokens(old), walking only the parts that differ."""
-    if old == new:
-        return
-    if isinstance(old, dict) and isinstance(new, dict):
-        for key in old.keys() | new.keys():
-            if key not in new:
-                _tokens(old[key], f"{pos}/{key}", f"{multi}/{key}", out, -1)
-            elif key not in old:
-                _tokens(new[key], f"{pos}/{key}", f"{multi}/{key}", out)
-            else:
-                _diff(old[key], new[key], f"{pos}/{key}", f"{multi}/{key}", out)
-    elif isinstance(old, list) and isinstance(new, list):
-        # position by position: a card inserted into a sorted hand shifts the positions
-        # after it, whose multiset tokens cancel out in ``out``
-        sub = multi + "/*"
-        for i in range(max(len(old), len(new))):
-            if i >= len(new):
-                _tokens(old[i], f"{pos}/{i}", sub, out, -1)
-            elif i >= len(old):
-                _tokens(new[i], f"{pos}/{i}", sub, out)
-            else:
-                _diff(old[i], new[i], f"{pos}/{i}", sub, out)
-    else:
-        _tokens(old, pos, multi, out, -1)
-        _tokens(new, pos, multi, out)
 
 
 class _Scorer:
@@ -197,14 +137,6 @@ def _shows(delta: Counter | None, word: str) -> bool:
         return False
     return any(n > 0 and key[0] == "m" and key[2] == word for key, n in delta.items())
 
-
-_WORDS = re.compile(r"[^\s,;:()\[\]{}=|/'\"]+")
-
-
-@functools.lru_cache(maxsize=65536)
-def _words(action: str) -> tuple[str, ...]:
-    """The words of an action (``"Deal KH"`` -> ``("Deal", "KH")``)."""
-    return tuple(_WORDS.findall(action))
 
 
 def _choose(rng: random.Random, scores: list[float], total: float) -> int:
@@ -304,6 +236,9 @@ def _extend(ops, state: State, player: int, rng: random.Random, target: _Target,
     return None
 
 
+MIN_TRIES = 4
+"""The fewest particles a forward stage moves (after repeated failures)."""
+
 MAX_SCORED = 256
 """At most this many moves of one node are applied and scored (a random sample)."""
 
@@ -374,16 +309,13 @@ def _hidden_penalties(ops, state: State, player: int, branches, successors, scor
     return [scorer.stolen(a) for a, _ in branches]
 
 
-def _delta(old, new) -> Counter:
-    out: Counter = Counter()
-    _diff(old, new, "", "", out)
-    return out
-
-
 def _stage(ops, pool: list[Weighted], target: _Target, player: int, rng: random.Random,
-           particles: int, retries: int, max_steps: int, deadline: float) -> list[Weighted]:
+           particles: int, retries: int, max_steps: int, deadline: float,
+           misses: list | None = None) -> list[Weighted]:
     """Draw members of ``pool`` by weight, advance each to the player's next decision and
-    keep those whose observation there is the target; weights normalized."""
+    keep those whose observation there is the target; weights normalized. Histories that
+    reached the decision with another observation are appended to ``misses`` (the seeds
+    of the history search when nothing survives)."""
     survivors: list[tuple[State, float, tuple]] = []
     weights = [w.weight for w in pool]
     memos: dict[bool, dict] = {True: {}, False: {}}
@@ -398,6 +330,8 @@ def _stage(ops, pool: list[Weighted], target: _Target, player: int, rng: random.
                             memos[avoid], avoid)
             if moved is not None and target.matches(ops.observations(moved[0])[player]):
                 survivors.append((*moved, tuple(moves)))
+            elif moved is not None and misses is not None:
+                misses.append(moves)
             if time.monotonic() > deadline:
                 break
         if survivors or time.monotonic() > deadline:
@@ -416,8 +350,8 @@ class ParticleFilter:
     only the moves since the last decision are sampled)."""
 
     def __init__(self, model: WorldModel, player: int, *, particles: int = 64,
-                 retries: int = 4, max_backtracks: int = 200, max_steps: int = 10_000,
-                 repairs: int = 400) -> None:
+                 retries: int = 2, max_backtracks: int = 200, max_steps: int = 10_000,
+                 search_share: float = 0.8) -> None:
         self.model = model
         self.ops = ops_for(model)
         self.player = player
@@ -425,7 +359,8 @@ class ParticleFilter:
         self.retries = retries
         self.max_backtracks = max_backtracks
         self.max_steps = max_steps
-        self.repairs = repairs
+        self.search_share = search_share
+        self.tries = particles  # particles moved forward per stage (fewer after failures)
         self.keys: list[tuple[str, object]] = []  # (observation json, action) per stage
         self.pools: list[list[Weighted]] = []  # survivors at each of the player's decisions
 
@@ -462,10 +397,16 @@ class ParticleFilter:
                     raise BeliefError(
                         f"the player's action {action!r} at its decision point {step - 1} is "
                         "illegal in every state consistent with its observations")
+            misses: list = []
             survivors = _stage(self.ops, pool, targets[step], self.player, rng,
-                               self.particles, self.retries, self.max_steps, deadline)
-            if not survivors and step > 0:
-                survivors = self._repair(pool, history, targets, step, rng, deadline)
+                               self.tries, self.retries, self.max_steps, deadline, misses)
+            # While forward stages keep dying (opponents show cards the deal did not give
+            # them), each costs as much as the search that follows it: try fewer particles
+            # forward until a stage survives again.
+            self.tries = min(self.particles, 2 * self.tries) if survivors else \
+                max(MIN_TRIES, self.tries // 2)
+            if not survivors and misses:
+                survivors = self._search(misses, history, targets, step, rng, deadline)
             if survivors:
                 self.pools.append(survivors)
                 step += 1
@@ -493,123 +434,18 @@ class ParticleFilter:
         return self.pools[last]
 
 
-    def _repair(self, pool: list[Weighted], history: ObsActionHistory,
-                targets: list[_Target], step: int, rng: random.Random,
-                deadline: float) -> list[Weighted]:
-        """Move a value the target needs to another place in a particle's past.
-
-        Typical failure: the player now sees a card (drawn, passed to it, played by an
-        opponent) that every particle dealt somewhere it cannot come from. A repair picks
-        a particle and a past chance move naming a value the target shows but the
-        particle's observation does not, then either swaps it with another past chance
-        move or replaces it by another outcome of its node; the changed history is
-        replayed and kept only if it still matches every earlier observation, and is
-        then extended to this decision as usual. Support stays exact (replay and the
-        final check); the distribution is biased towards repaired histories, as after
-        backtracking."""
-        survivors: list[Weighted] = []
-        ops, player = self.ops, self.player
-        target = targets[step]
-        chain: list | None = None  # the history being repaired and its mismatch
-        for _ in range(self.repairs):
-            if time.monotonic() > deadline or len(survivors) >= self.particles // 4:
-                break
-            if chain is None or rng.random() < 0.05:  # now and then start afresh
-                particle = rng.choice(pool)
-                chain = [list(particle.actions), math.inf]
-            actions = list(chain[0])
-            state = self.model.initial_state()
-            chance, slots = [], []
-            for i, action in enumerate(actions):
-                mover = ops.current_player(state)
-                if mover == CHANCE:
-                    chance.append((i, state))
-                    slots.append(None)
-                else:
-                    slots.append(ops.legal_actions(state).index(action)
-                                 if mover != player else None)
-                state = ops.apply(state, action)
-            seen: Counter = Counter()
-            for key, n in _token_counts(ops.observations(state)[player]).items():
-                if key[0] == "m":
-                    seen[key[2]] += n
-            needed = target.values - seen
-            named = [(i, s) for i, s in chance if any(needed[w] for w in _words(actions[i]))]
-            if not named or len(chance) < 2:
-                chain = None
-                continue
-            i, at_i = rng.choice(named)
-            if rng.random() < 0.5:
-                j = rng.choice([c for c, _ in chance if c != i])
-                actions[i], actions[j] = actions[j], actions[i]
-            else:
-                options = [a for a, p in ops.chance_outcomes(at_i) if p > 0 and a != actions[i]]
-                if not options:
-                    continue
-                actions[i] = rng.choice(options)
-            state = _replay_changed(ops, actions, slots, player, targets, step)
-            if state is None:
-                continue
-            if actions[-1] not in ops.legal_actions(state):
-                continue
-            moved_actions = list(actions)
-            moved = _extend(ops, ops.apply(state, actions[-1]), player, rng, target,
-                            self.max_steps, moved_actions)
-            if moved is None:
-                continue
-            seen_now = ops.observations(moved[0])[player]
-            if target.matches(seen_now):
-                survivors.append(Weighted(moved[0], moved[1], tuple(moved_actions)))
-                continue
-            # keep the change when the extension comes no further from the target
-            mismatch = sum((_token_counts(seen_now) - target.tokens).values())
-            if mismatch <= chain[1]:
-                chain = [actions, mismatch]
-        if not survivors:
-            return []
-        top = max(w.weight for w in survivors)
-        raw = [math.exp(w.weight - top) for w in survivors]
-        return [Weighted(w.state, r / sum(raw), w.actions) for w, r in zip(survivors, raw)]
-
-
-def _replay_changed(ops, actions: list, slots: list, player: int, targets: list[_Target],
-                    step: int) -> State | None:
-    """Replay a changed history (in place) up to just before its last action, the
-    player's recorded action at its decision point ``step - 1``. A chance outcome must
-    still be legal; another player's move that no longer is becomes the move at the same
-    place in its legal list (``slots``: the discard from the same slot); the player's
-    observations must match ``targets``. None when the history cannot be kept."""
-    state = ops.model.initial_state()
-    decision = 0
-    for i in range(len(actions) - 1):
-        mover = ops.current_player(state)
-        if mover == player:
-            if decision >= step or not targets[decision].matches(
-                    ops.observations(state)[player]):
-                return None
-            decision += 1
-        elif mover == CHANCE:
-            if actions[i] not in ops.legal_actions(state):
-                return None
-        elif mover == TERMINAL:
-            return None
-        else:
-            legal = ops.legal_actions(state)
-            if actions[i] not in legal:
-                if slots[i] is None or slots[i] >= len(legal):
-                    return None
-                actions[i] = legal[slots[i]]
-        state = ops.apply(state, actions[i])
-    if ops.current_player(state) != player or decision != step - 1 or \
-            not targets[decision].matches(ops.observations(state)[player]):
-        return None
-    return state
-
-
-def _token_counts(value) -> Counter:
-    out: Counter = Counter()
-    _tokens(value, "", "", out)
-    return out
+    def _search(self, misses: list, history: ObsActionHistory, targets: list[_Target],
+                step: int, rng: random.Random, deadline: float) -> list[Weighted]:
+        """Histories consistent up to decision ``step`` found by local search from the
+        stage's failed ones, then rejuvenated (:mod:`ggp.belief.history_search`); equal
+        weights, as MCMC samples. At most ``search_share`` of the time left is spent, so
+        that backtracking still gets its turn."""
+        search = HistorySearch(self.ops, self.player, targets[:step + 1],
+                               [a for _, a in history[:step]])
+        budget = min(deadline, time.monotonic() + self.search_share *
+                     max(0.0, deadline - time.monotonic()))
+        found = search.run(misses, rng, budget, max(1, self.particles // 4))
+        return [Weighted(h.states[-1], 1.0 / len(found), tuple(h.actions)) for h in found]
 
 
 def particle_filter(

@@ -26,7 +26,8 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
-from ggp.belief.exact import BeliefTooLarge, OpponentModel, information_set, uniform_opponent
+from ggp.belief.exact import (BeliefTooLarge, OpponentModel, estimated_histories,
+                              information_set, uniform_opponent)
 from ggp.belief.generic import ParticleFilter
 from ggp.belief.replay import model_resampler
 from ggp.core.errors import GGPError
@@ -141,6 +142,12 @@ class GenericSampler(BeliefSampler):
 
     def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
         weighted: list[tuple[State, float]] | None = None
+        if player not in self._too_big and self.exact_nodes > 0 and \
+                estimated_histories(self.model, player, random.Random(player)) > \
+                self._node_budget():
+            # (its own generator: the searcher's draws stay what they were without it)
+            # a first deal of 52 cards: enumeration would overflow, skip the attempt
+            self._too_big.add(player)
         if player not in self._too_big and self.exact_nodes > 0:
             try:
                 found = information_set(self.model, history, player,
