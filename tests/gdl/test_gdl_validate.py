@@ -50,6 +50,15 @@ def test_unsafe_variables():
     assert not any("?z" in m for _, m in messages)
 
 
+def test_unsafe_head_variable_in_a_move_is_reported_as_invalid_gdl():
+    # oneCardGame.gdl's random move (leadAndDeal (lead ?Player) ...) binds ?Player nowhere:
+    # a move inside a term is not a role position, so its instances are not ground
+    text = BASE + "(<= (legal a (lead ?p)) (true p))\n"
+    [found] = issues(text)
+    assert found.line == 7 and "unsafe variable ?p" in found.message
+    assert "invalid GDL" in found.message and "(role ?p)" in found.message
+
+
 def test_unsafe_role_variable_ranges_over_roles():
     text = BASE + "(<= (goal ?p 0) (true q))\n"
     assert issues(text) == []

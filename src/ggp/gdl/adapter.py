@@ -97,6 +97,7 @@ class GDLGame:
         self._legal_memo: dict = {}
         self._actions_memo: dict = {}
         self._terminal_memo: dict = {}
+        self._outcomes_memo: dict = {}
         self._beliefs: dict[str, PlayerBelief] = {}  # GDL-II: per player role
         start = {"step": 0, "true": self._texts(self.engine.decode(self.engine.initial_state())),
                  "pending": {}}
@@ -145,8 +146,12 @@ class GDLGame:
     def _actions(self, fluents, role: str) -> dict:
         """``{KIF text: move term}`` of ``role``'s legal moves, in the engine's order,
         remembered per state (random's deal in some games has thousands of moves)."""
-        return _remember(self._actions_memo, (fluents, role), lambda key: {
-            self.text(m): m for m in self._legal(fluents)[role]})
+        return _remember(self._actions_memo, (fluents, role), self._move_texts)
+
+    def _move_texts(self, key: tuple) -> dict:
+        fluents, role = key
+        known, text = self._text.get, self.text  # the memo first: no call per known move
+        return {known(m) or text(m): m for m in self._legal(fluents)[role]}
 
     def _terminal(self, fluents) -> bool:
         return _remember(self._terminal_memo, fluents, self.engine.is_terminal)
@@ -177,8 +182,18 @@ class GDLGame:
         return list(self._actions(self.fluents(state), role))
 
     def get_chance_outcomes(self, state: State) -> list[tuple[str, float]]:
-        actions = self.get_legal_actions(state)
-        return [(a, 1.0 / len(actions)) for a in actions]
+        """Uniform over nature's legal moves; the list is remembered per state (a deal
+        can have thousands of outcomes and a playout samples one at every chance node),
+        so callers must not modify it."""
+        role = self._decider(state)
+        if role is None:
+            return []
+        return _remember(self._outcomes_memo, (self.fluents(state), role), self._uniform)
+
+    def _uniform(self, key: tuple) -> list[tuple[str, float]]:
+        actions = self._actions(*key)
+        p = 1.0 / len(actions)
+        return [(a, p) for a in actions]
 
     def apply_action(self, state: State, action: str) -> State:
         role = self._decider(state)

@@ -107,7 +107,7 @@ class CompiledReasoner:
                 if role in legal:
                     legal[role].append(move)
             for moves in legal.values():
-                moves.sort(key=_sort_key)
+                _sort_by_str(moves)
             ctx.legal = legal
         return ctx.legal
 
@@ -143,7 +143,7 @@ class CompiledReasoner:
             if role in percepts:
                 percepts[role].append(percept)
         for p in percepts.values():
-            p.sort(key=_sort_key)
+            _sort_by_str(p)
         return nxt, percepts
 
     # ------------------------------------------------------------------ evaluation
@@ -385,9 +385,22 @@ def _make_builder(checks: list[str], key_paths: list[str]) -> Callable:
     return ns["build"]
 
 
-def _sort_key(term) -> str:
-    """A deterministic order (set order of strings varies between processes)."""
-    return str(term)
+_STR_KEYS: dict = {}  # ground term -> str(term), shared by every reasoner (bounded)
+
+
+def _sort_by_str(terms: list) -> None:
+    """Sort ground terms in place by ``str`` (a deterministic order: the set order of
+    strings varies between processes; the grounded engine uses the same one).
+
+    ``str`` of a nested tuple is slow and a chance role can have thousands of legal moves
+    in every state (a deal), so the keys are remembered per term (emptied past 200,000)."""
+    keys = _STR_KEYS
+    if len(keys) > 200_000:
+        keys.clear()
+    for t in terms:
+        if t not in keys:
+            keys[t] = str(t)
+    terms.sort(key=keys.__getitem__)
 
 
 class _RuleCompiler:

@@ -194,7 +194,9 @@ def _rule_safety(rule: Rule, positions: set) -> list[Issue]:
                                 "over the roles", rule.loc))
         else:
             issues.append(_err(f"unsafe variable ?{var.name}: it appears in the head but in no "
-                               "positive body literal", rule.loc))
+                               "positive body literal, so the rule's instances are not ground "
+                               "(invalid GDL: the safety restriction); bind it in the body, "
+                               f"e.g. with (role ?{var.name}) or a domain relation", rule.loc))
     bound |= roles
     for i, lit in enumerate(rule.body):
         a = atom_of(lit)
