@@ -172,3 +172,28 @@ def test_hearts_belief_after_the_pass_replays_to_every_observation():
         for particle in pool:
             state = replay_history(model, list(particle.actions), 1, history)
             assert canonical_json(state) == canonical_json(particle.state)
+
+
+@pytest.mark.parametrize("name", ["leduc_poker", "blind_tic_tac_toe", "battleship"])
+def test_exact_enumeration_continued_from_the_previous_decision_is_the_same(name):
+    model = make_game(name)
+    for seed in range(2):
+        for player, histories in enumerate(random_points(model, seed)):
+            previous = None
+            for history in histories:
+                fresh = information_set(model, history, player)
+                if previous is not None:
+                    continued = information_set(model, history, player, start=previous)
+                    assert [w.actions for w in continued] == [w.actions for w in fresh]
+                    assert [w.probability for w in continued] == pytest.approx(
+                        [w.probability for w in fresh])
+                previous = fresh
+
+
+def test_mismatch_counts_the_differing_tokens_only():
+    from ggp.belief.tokens import mismatch
+    target = _Target({"hand": ["KH", "2C"], "log": [1, 2, 3]})
+    assert mismatch({"hand": ["KH", "2C"], "log": [1, 2, 3]}, target) == 0
+    assert mismatch({"hand": ("KH", "2C"), "log": (1, 2, 3)}, target) == 0  # same JSON
+    # one slot changed: two position tokens and two multiset tokens
+    assert mismatch({"hand": ["KH", "3C"], "log": [1, 2, 3]}, target) == 4

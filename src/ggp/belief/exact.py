@@ -56,18 +56,33 @@ def information_set(
     *,
     opponent_model: OpponentModel = uniform_opponent,
     max_nodes: int = 1_000_000,
+    start: list[WeightedHistory] | None = None,
 ) -> list[WeightedHistory]:
     """Every history consistent with ``history`` (the player deciding now), with its
     posterior probability. Raises :class:`BeliefError` if there is none, or if more than
-    ``max_nodes`` states would have to be expanded."""
+    ``max_nodes`` states would have to be expanded.
+
+    ``start``: the information set of an earlier decision point ``k`` of the same history
+    (what this function returned for ``history[:k + 1]``, same opponent model). The
+    enumeration then continues from it (each member takes the player's recorded action
+    at ``k``) instead of from the initial state: the same result, at the cost of the
+    moves since ``k`` only (``max_nodes`` counts those)."""
     if not history:
         raise BeliefError("the player's history is empty: it has no decision point yet")
     targets = [canonical_json(obs) for obs, _ in history]
     last = len(history) - 1
     found: list[WeightedHistory] = []
-    stack: list[tuple[State, tuple[Action, ...], float, int]] = [
-        (model.initial_state(), (), 1.0, 0)
-    ]
+    stack: list[tuple[State, tuple[Action, ...], float, int]]
+    if start:
+        k = _decision_index(model, start[0], player)
+        if k >= last:
+            raise ValueError("start must be the information set of an earlier decision")
+        action = history[k][1]
+        stack = [(model.apply(w.state, action), w.actions + (action,), w.probability, k + 1)
+                 for w in start if action in model.legal_actions(w.state)]
+        stack.reverse()  # expanded in the order a fresh enumeration would use
+    else:
+        stack = [(model.initial_state(), (), 1.0, 0)]
     expanded = 0
     while stack:
         state, actions, prob, step = stack.pop()
@@ -103,6 +118,16 @@ def information_set(
         raise BeliefError("no history of the game is consistent with the player's observations")
     total = sum(w.probability for w in found)
     return [WeightedHistory(w.actions, w.state, w.probability / total) for w in found]
+
+
+def _decision_index(model: WorldModel, w: WeightedHistory, player: int) -> int:
+    """How many decision points of ``player`` precede the end of ``w``'s history."""
+    state, count = model.initial_state(), 0
+    for action in w.actions:
+        if model.current_player(state) == player:
+            count += 1
+        state = model.apply(state, action)
+    return count
 
 
 def estimated_histories(model: WorldModel, player: int, rng: random.Random,

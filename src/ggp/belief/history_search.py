@@ -46,11 +46,11 @@ from dataclasses import dataclass
 
 from ggp.belief.tokens import (
     _Target,
-    _token_counts,
     _words,
     exchange,
     mismatch,
     renamed,
+    surplus,
 )
 from ggp.core.protocol import CHANCE, TERMINAL, Action, State
 
@@ -232,8 +232,8 @@ class HistorySearch:
         """The first mismatched decision's position, the values its recorded observation
         shows more often than the replayed one, and those it shows less often."""
         d = next(k for k, e in enumerate(h.energies) if e)
-        counts = _token_counts(self.ops.observations(h.states[h.decisions[d]])[self.player])
-        counts.subtract(self.targets[d].tokens)
+        counts = surplus(self.ops.observations(h.states[h.decisions[d]])[self.player],
+                         self.targets[d])
         wanted = {key[2] for key, n in counts.items() if n < 0}
         unwanted = {key[2] for key, n in counts.items() if n > 0}
         return h.decisions[d], wanted, unwanted

@@ -136,6 +136,9 @@ class GenericSampler(BeliefSampler):
         self._exact_budget: int | None = None
         self.time_limit = time_limit
         self._filters: dict[int, ParticleFilter] = {}
+        # per player: the last exact information set and the (observation, action) keys
+        # of the history it was enumerated for
+        self._exact: dict[int, tuple[list[tuple[str, object]], list]] = {}
         self._too_big: set[int] = set()
         self._last: list[tuple[State, float]] = []
         self._last_actions: list[tuple | None] = []
@@ -149,13 +152,23 @@ class GenericSampler(BeliefSampler):
             # a first deal of 52 cards: enumeration would overflow, skip the attempt
             self._too_big.add(player)
         if player not in self._too_big and self.exact_nodes > 0:
+            keys = [(canonical_json(obs), action) for obs, action in history]
+            start = None
+            if player in self._exact:  # continue from this player's last decision
+                old_keys, old_found = self._exact[player]
+                n = len(old_keys)
+                if n < len(keys) and [k for k, _ in keys[:n]] == [k for k, _ in old_keys] \
+                        and keys[:n - 1] == old_keys[:n - 1]:
+                    start = old_found
             try:
                 found = information_set(self.model, history, player,
-                                        max_nodes=self._node_budget())
+                                        max_nodes=self._node_budget(), start=start)
+                self._exact[player] = (keys, found)
                 weighted = [(w.state, w.probability) for w in found]
                 self._last_actions = [w.actions for w in found]
             except BeliefTooLarge:
                 self._too_big.add(player)
+                self._exact.pop(player, None)
         if weighted is None:
             pf = self._filters.get(player)
             if pf is None:

@@ -106,12 +106,22 @@ def _token_counts(value) -> Counter:
 def mismatch(observation, target: _Target) -> int:
     """Tokens by which ``observation`` and ``target`` differ (symmetric difference of their
     token bags; 0 exactly when they are equal up to canonical JSON for the values that
-    matter). A graded distance: a history one card off scores lower than one ten off."""
-    if target.matches(observation):
+    matter). A graded distance: a history one card off scores lower than one ten off.
+
+    Only the parts that differ are flattened (:func:`_diff`): a long log shared with the
+    target costs one equality test, not a walk over every entry."""
+    if observation == target.observation:
         return 0
-    counts = _token_counts(observation)
-    counts.subtract(target.tokens)
-    return max(1, sum(abs(n) for n in counts.values()))
+    n = sum(abs(c) for c in _delta(target.observation, observation).values())
+    if n == 0 and canonical_json(observation) == target.json:
+        return 0
+    return max(1, n)
+
+
+def surplus(observation, target: _Target) -> Counter:
+    """tokens(``observation``) - tokens(``target``), zeros included (walks only the parts
+    that differ)."""
+    return _delta(target.observation, observation)
 
 
 def exchange(first: str, second: str) -> dict[str, str] | None:
