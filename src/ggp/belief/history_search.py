@@ -74,6 +74,19 @@ SEEDS = 4
 """Seeds replayed at a (re)start of the search; the one with the lowest energy is used."""
 
 
+
+def _replace(actions: list[Action], i: int, options: list[Action], wanted: set[str],
+             focus: float, rng: random.Random):
+    """``actions`` with move ``i`` replaced by one of ``options`` (one naming a wanted
+    value with probability ``focus`` when there is one), the first changed index and the
+    renaming that carries the change on; None without options."""
+    if not options:
+        return None
+    named = [a for a in options if any(w in wanted for w in _words(str(a)))]
+    old, actions[i] = actions[i], rng.choice(
+        named if named and rng.random() < focus else options)
+    return actions, i, exchange(old, actions[i])
+
 @dataclass
 class Replayed:
     """A history replayed from the initial state, with what proposals need."""
@@ -275,21 +288,10 @@ class HistorySearch:
             # an opponent move that showed an unwanted value or moved a wanted one away
             i = pick(others, wanted | unwanted, focus)
             options = [a for a in self.ops.legal_actions(h.states[i]) if a != actions[i]]
-            if not options:
-                return None
-            named = [a for a in options if any(w in wanted for w in _words(str(a)))]
-            old, actions[i] = actions[i], rng.choice(
-                named if named and rng.random() < focus else options)
-            return actions, i, exchange(old, actions[i])
+            return _replace(actions, i, options, wanted, focus, rng)
         if early:
             i = pick(early, unwanted, focus)
-            options = self._outcomes(h, i)
-            if not options:
-                return None
-            named = [a for a in options if any(w in wanted for w in _words(str(a)))]
-            old, actions[i] = actions[i], rng.choice(
-                named if named and rng.random() < focus else options)
-            return actions, i, exchange(old, actions[i])
+            return _replace(actions, i, self._outcomes(h, i), wanted, focus, rng)
         return None
 
     def _swap(self, h: Replayed, i: int, j: int
