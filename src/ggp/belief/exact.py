@@ -24,7 +24,14 @@ from dataclasses import dataclass
 
 from ggp.core.errors import BeliefError
 from ggp.core.model import WorldModel
-from ggp.core.protocol import CHANCE, TERMINAL, Action, ObsActionHistory, State, canonical_json
+from ggp.core.protocol import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    ObsActionHistory,
+    State,
+    canonical_json,
+)
 
 OpponentModel = Callable[[State, int, list[Action]], list[float]]
 """``policy(state, player, legal_actions) -> probabilities`` (one per legal action)."""

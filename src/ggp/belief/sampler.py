@@ -26,8 +26,13 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
-from ggp.belief.exact import (BeliefTooLarge, OpponentModel, estimated_histories,
-                              information_set, uniform_opponent)
+from ggp.belief.exact import (
+    BeliefTooLarge,
+    OpponentModel,
+    estimated_histories,
+    information_set,
+    uniform_opponent,
+)
 from ggp.belief.generic import ParticleFilter
 from ggp.belief.replay import model_resampler
 from ggp.core.errors import GGPError
@@ -140,25 +145,29 @@ class GenericSampler(BeliefSampler):
         # of the history it was enumerated for
         self._exact: dict[int, tuple[list[tuple[str, object]], list]] = {}
         self._too_big: set[int] = set()
+        self._estimated: set[int] = set()  # players whose first information set was sized
         self._last: list[tuple[State, float]] = []
         self._last_actions: list[tuple | None] = []
 
     def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
         weighted: list[tuple[State, float]] | None = None
-        if player not in self._too_big and self.exact_nodes > 0 and \
-                estimated_histories(self.model, player, random.Random(player)) > \
-                self._node_budget():
-            # (its own generator: the searcher's draws stay what they were without it)
-            # a first deal of 52 cards: enumeration would overflow, skip the attempt
-            self._too_big.add(player)
+        if player not in self._estimated and self.exact_nodes > 0:
+            # once per player (a fixed function of the model): a first deal of 52 cards
+            # would overflow enumeration, so the attempt is skipped. Its own generator, so
+            # the searcher's draws stay what they were without it.
+            self._estimated.add(player)
+            if estimated_histories(self.model, player, random.Random(player)) > \
+                    self._node_budget():
+                self._too_big.add(player)
         if player not in self._too_big and self.exact_nodes > 0:
             keys = [(canonical_json(obs), action) for obs, action in history]
             start = None
             if player in self._exact:  # continue from this player's last decision
                 old_keys, old_found = self._exact[player]
                 n = len(old_keys)
-                if n < len(keys) and [k for k, _ in keys[:n]] == [k for k, _ in old_keys] \
-                        and keys[:n - 1] == old_keys[:n - 1]:
+                # the same history up to that decision (its action was still None then)
+                if n < len(keys) and keys[:n - 1] == old_keys[:n - 1] and \
+                        keys[n - 1][0] == old_keys[n - 1][0]:
                     start = old_found
             try:
                 found = information_set(self.model, history, player,
