@@ -19,6 +19,7 @@ rejection step weighs hypotheses as Bayes' rule does, but the set stays a small 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 import time
@@ -182,9 +183,9 @@ class HypothesisTracker:
         order = self.rng.sample(hypotheses, len(hypotheses))
         if not wanted or len(order) < 2:
             return order
-        text = self.game._text
-        scores = {id(h): sum(max((_longest_common_run(w, _tokens(text(f))[1:])
-                                  for f in self.game.fluents(h.state)), default=0)
+        text = self.game.text
+        scores = {id(h): sum(max((_echo(w, text(f)) for f in self.game.fluents(h.state)),
+                                 default=0)
                              for w in wanted) for h in order}
         return sorted(order, key=lambda h: -scores[id(h)])
 
@@ -280,8 +281,7 @@ def _echo_order(choices: list[list[str]], seen: tuple[str, ...], rng: random.Ran
     for moves in choices:
         scored = []
         for m in moves:
-            tokens = _tokens(m)[1:]
-            score = sum(_longest_common_run(w, tokens) for w in wanted)
+            score = sum(_echo(w, m) for w in wanted)
             scored.append((-score, rng.random(), m))
         scored.sort()
         ranked.append([m for _, _, m in scored])
@@ -296,6 +296,15 @@ def _echo_order(choices: list[list[str]], seen: tuple[str, ...], rng: random.Ran
     # only firing makes it visible, still gets its other moves tried)
     while True:
         yield tuple(r[int(len(r) * rng.random() ** 3)] for r in ranked)
+
+
+@functools.lru_cache(maxsize=200_000)
+def _echo(argument: tuple[str, ...], text: str) -> int:
+    """How much of a percept's ``argument`` tokens the KIF ``text`` (a move or a fluent)
+    repeats: their longest common contiguous run, the text's head left out. Remembered:
+    every hypothesis of a step scores the same moves and fluents against the same
+    percepts."""
+    return _longest_common_run(argument, _tokens(text)[1:])
 
 
 def _longest_common_run(a: tuple, b: list) -> int:

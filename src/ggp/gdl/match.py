@@ -79,11 +79,12 @@ class MatchGame:
             if len(self._legal) > 10_000:
                 self._legal.clear()
             found = self._legal[state] = {
-                r: [self._text(m) for m in moves]
+                r: [self.text(m) for m in moves]
                 for r, moves in self.reasoner.legal_moves(state).items()}
         return {r: list(moves) for r, moves in found.items()}
 
-    def _text(self, term) -> str:
+    def text(self, term) -> str:
+        """The KIF text of a ground term (remembered: states and moves repeat)."""
         text = self._texts.get(term)
         if text is None:
             if len(self._texts) > 100_000:
@@ -109,7 +110,7 @@ class MatchGame:
         if not self.gdl_ii:
             return self.reasoner.next_state(state, terms), {r: [] for r in self.roles}
         nxt, percepts = self.reasoner.step(state, terms)
-        return nxt, {r: sorted(self._text(p) for p in ps) for r, ps in percepts.items()}
+        return nxt, {r: sorted(self.text(p) for p in ps) for r, ps in percepts.items()}
 
 
 def canonical_move(text: str) -> str | None:
