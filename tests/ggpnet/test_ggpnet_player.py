@@ -2,6 +2,7 @@
 
 import gc
 import random
+import time
 
 import pytest
 from ggpnet_helpers import gdl_file, quick_player
@@ -60,6 +61,32 @@ def test_gdl2_turns_must_come_in_order():
     assert player.handle(f"(PLAY m1 2 {move} NIL)")[0] == 409  # skipped turn
     status, _ = player.handle(f"(PLAY m1 1 {move} NIL)")
     assert status == 200
+    player.close()
+
+
+# A GDL-II game where noop is never legal: a late answer must still be one of the moves.
+_PICKS = """(role p) (role q) (init (step 0)) (succ 0 1) (succ 1 2) (succ 2 3)
+(<= (legal ?r (pick a)) (role ?r)) (<= (legal ?r (pick b)) (role ?r))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(<= (sees ?r (saw ?m)) (role ?r) (role ?o) (distinct ?r ?o) (does ?o ?m))
+(<= terminal (true (step 3))) (<= (goal ?r 50) (role ?r))"""
+
+
+def test_gdl2_answer_past_the_deadline_is_a_legal_move(monkeypatch):
+    """When tracking a turn's percepts takes the whole play clock, the player answers a
+    legal move of a likely successor state, not ``noop``."""
+    player = quick_player()
+    text = start_message("m1", "p", rules_list(_PICKS), 10, 1)
+    assert player.handle(text) == (200, "ready")
+    status, move = player.handle("(PLAY m1 0 NIL NIL)")
+    assert status == 200 and move in ("(pick a)", "(pick b)")
+
+    def stuck(self, *args, **kwargs):
+        time.sleep(2.5)  # past the 1 s play clock
+
+    monkeypatch.setattr(HypothesisTracker, "observe", stuck)
+    status, late = player.handle(f"(PLAY m1 1 {move} ((saw (pick b))))")
+    assert status == 200 and late in ("(pick a)", "(pick b)")
     player.close()
 
 

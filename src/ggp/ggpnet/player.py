@@ -15,8 +15,9 @@ Contract (docs/ggp_protocol.md):
   machine, the recent lateness of its own threads, which it measures). Bookkeeping (the GDL
   joint move, or the GDL-II move and percepts) is done in a worker thread, one per turn
   and in order; the worker then searches until the deadline. If it has not answered by
-  then, the reply is a random legal move from the worker's own list, or ``noop`` if it
-  had no time to compute even that.
+  then, the reply is a random legal move from the worker's own list (in GDL-II, before
+  the belief is updated, the list of one likely successor state), or ``noop`` if it had no
+  time to compute even that.
 * Messages for another match id get ``busy`` (as ggp-base's players answer); PLAYs out of
   order (a repeated or skipped GDL-II turn, a second ``NIL`` PLAY, mixed forms) get a 409
   error reply; unparseable messages a 400 error reply. No message can crash the player.
@@ -447,6 +448,9 @@ class GGPPlayer:
                 return
             self._gc.collect_in_match(until=deadline)
             if step > 0:
+                if match.tracker is not None:
+                    # the fallback if tracking this step takes all the time
+                    turn.legal = self._guess_legal(match, play)
                 self._update(match, play, _share(deadline, 0.5))
             if match.tracker is not None and match.tracker.hypotheses:
                 # a first guess at the legal moves, in case tracking takes all the time
@@ -491,6 +495,27 @@ class GGPPlayer:
         percepts = play.items or ()
         assert match.tracker is not None
         match.tracker.observe(move, percepts, deadline)
+
+    def _guess_legal(self, match: _Match, play: Play) -> list[str] | None:
+        """This role's legal moves in one likely successor of the current belief (GDL-II):
+        one hypothesis advanced by this role's executed move and random moves of the others,
+        its percepts not checked. One engine step, so even a turn whose tracking runs out of
+        time answers a move that is legal in a state the player thinks possible (the move
+        a GDL-II game master takes for an illegal one is unspecified)."""
+        tracker, game, role = match.tracker, match.game, match.start.role
+        assert tracker is not None and game is not None
+        if not tracker.hypotheses:
+            return None
+        state = tracker.hypotheses[0].state
+        legal = game.legal(state)
+        move = (play.last_move if play.five_field else None) or match.last_reply
+        joint = {r: self.rng.choice(moves) for r, moves in legal.items() if moves}
+        if len(joint) != len(game.roles):
+            return None
+        if move in legal[role]:
+            joint[role] = move
+        successor, _ = game.step(state, joint)
+        return game.legal(successor)[role] or None
 
     def _decision(self, match: _Match, step: int, deadline: float) -> Decision:
         game, model, role = match.game, match.model, match.start.role
