@@ -1,7 +1,8 @@
 """Random playouts per second of the GDL reasoners (gdl-perf method).
 
 From the initial state: legal moves of every role, a random joint move, next state, until
-terminal; then the goals. Timed after a warm-up playout. The grounded reasoner
+terminal; then the goals. Timed after ``--warm-up`` seconds of playouts (1 s, as the Java
+prover gets). The grounded reasoner
 (``ggp.gdl.grounded``, "-" when the game falls back) and the compiled reasoner are compared
 with the naive interpreter (``ggp.gdl.naive``) measured in the same run, and with ggp-base's
 Java prover and naive Java propnet numbers on this machine kind (shared/research/ggpbase.md).
@@ -15,7 +16,7 @@ Java prover and naive Java propnet numbers on this machine kind (shared/research
 ``--java`` measures ggp-base's ProverStateMachine in the same run (``bench/java/
 ProverPlayouts.java``, compiled with javac against the ggp-base source tree in GGPBASE_DIR:
 its ``src/main/java`` and ``lib/``; nothing of it is kept here), CPU time of its thread
-after a 1 s warm-up, and prints the engine ``make_reasoner`` picks over it as a ratio.
+after the same warm-up, and prints the engine ``make_reasoner`` picks over it as a ratio.
 Games may also be given as paths.
 """
 
@@ -61,13 +62,19 @@ def playout(reasoner, rng: random.Random, deadline: float = float("inf")) -> tup
     return steps, True
 
 
-def measure(reasoner, seconds: float, warm_up: bool, seed: int = 0) -> tuple[int, int, float]:
-    """(complete playouts, state changes, seconds). A playout still running at the
-    deadline is finished, unless the run is a baseline that would take far too long: then
-    its steps count toward state changes/s only."""
+def measure(reasoner, seconds: float, warm_up: float, seed: int = 0) -> tuple[int, int, float]:
+    """(complete playouts, state changes, seconds) after playouts for ``warm_up`` seconds
+    (at least one when positive: it compiles the rules, fills the static indexes and lets
+    the grounded engine generate its first functions, as the JVM compiles ggp-base's prover
+    in its warm-up of the same length). A playout still running at the deadline is
+    finished, unless the run is a baseline that would take far too long: then its steps
+    count toward state changes/s only."""
     rng = random.Random(seed)
-    if warm_up:
-        playout(reasoner, rng)  # compiles the rules, fills the static indexes
+    if warm_up > 0:
+        end = CLOCK() + warm_up
+        playout(reasoner, rng)
+        while CLOCK() < end:
+            playout(reasoner, rng)
     count, steps = 0, 0
     started = CLOCK()
     hard_stop = started + 3 * seconds
@@ -115,11 +122,13 @@ def build_java_prover(ggpbase: Path) -> list[str]:
     return ["java", "-Xmx2g", "-XX:+UseSerialGC", "-cp", classpath, "ProverPlayouts"]
 
 
-def java_prover_rate(java: list[str], path: Path, seconds: float) -> tuple[float, str]:
+def java_prover_rate(java: list[str], path: Path, seconds: float,
+                     warm_up: float) -> tuple[float, str]:
     """Playouts per CPU second of ggp-base's prover on ``path`` ('' or an error)."""
     try:
-        done = subprocess.run(java + [str(path), str(seconds), "1"], capture_output=True,
-                              text=True, timeout=60 + 10 * seconds)
+        done = subprocess.run(java + [str(path), str(seconds), str(warm_up)],
+                              capture_output=True, text=True,
+                              timeout=60 + 10 * (seconds + warm_up))
     except subprocess.TimeoutExpired:
         return 0.0, "timed out"
     try:
@@ -149,6 +158,9 @@ def main() -> None:
     parser.add_argument("--adapter", action="store_true",
                         help="also time playouts through the world model (load_gdl_model) "
                         "with each engine")
+    parser.add_argument("--warm-up", type=float, default=1.0,
+                        help="seconds of playouts before each engine is timed, ggp's and "
+                        "the Java prover's alike (at least one playout for ggp's)")
     parser.add_argument("--java", action="store_true",
                         help="also measure ggp-base's Java prover in this run (GGPBASE_DIR)")
     args = parser.parse_args()
@@ -178,12 +190,12 @@ def main() -> None:
         fast = CompiledReasoner(rules)
         build = time.perf_counter() - t0
         if grounded is not None:
-            g_n, g_steps, g_secs = measure(grounded, args.seconds, warm_up=True)
+            g_n, g_steps, g_secs = measure(grounded, args.seconds, args.warm_up)
             g_rate = g_n / g_secs
-        n, steps, secs = measure(fast, args.seconds, warm_up=True)
+        n, steps, secs = measure(fast, args.seconds, args.warm_up)
         fast_rate, depth = n / secs, steps / max(n, 1)
         slow_n, slow_steps, slow_secs = measure(NaiveReasoner(rules),
-                                                args.naive_seconds or args.seconds, warm_up=False)
+                                                args.naive_seconds or args.seconds, warm_up=0)
         slow_steps /= slow_secs
         # the naive engine may not finish one playout: then playouts/s is estimated from its
         # state changes/s and the mean depth of the compiled engine's playouts (marked ~)
@@ -203,7 +215,7 @@ def main() -> None:
         if java is not None:
             chosen = make_reasoner(rules)  # the engine "auto" picks (it races both)
             rate = g_rate if chosen.engine == "grounded" else fast_rate
-            j_rate, error = java_prover_rate(java, path, args.seconds)
+            j_rate, error = java_prover_rate(java, path, args.seconds, args.warm_up)
             print(f"{'':<14}auto engine: {chosen.engine} {rate:.2f} playouts/s; Java prover "
                   + (f"{j_rate:.2f} playouts/s CPU (same run): {rate / j_rate:.2f}x" if j_rate
                      else f"failed: {error}"), flush=True)
