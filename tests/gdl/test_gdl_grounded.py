@@ -2,6 +2,8 @@
 
 import random
 
+import time
+
 import pytest
 
 from ggp.core.errors import ModelError
@@ -158,6 +160,65 @@ def test_an_engine_that_fails_loses_the_race():
 
     speeds = measure_speeds({"ok": CompiledReasoner(rules), "broken": Broken(rules)}, 0.05)
     assert speeds["broken"] == 0 and speeds["ok"] > 0
+
+
+class _Busy:
+    """A fake engine: 10 steps to the end, two moves per state, CPU time burnt per step."""
+
+    roles = ["r"]
+
+    def __init__(self, step_cpu: float, engine: str, generate_cpu: float = 0.0) -> None:
+        self.step_cpu, self.engine, self.generate_cpu = step_cpu, engine, generate_cpu
+        self.generated: set = set()
+
+    @staticmethod
+    def _burn(seconds: float) -> None:
+        end = time.thread_time() + seconds
+        while time.thread_time() < end:
+            pass
+
+    def initial_state(self):
+        return 0
+
+    def is_terminal(self, state):
+        return state >= 10
+
+    def goals(self, state):
+        return [50]
+
+    def legal_moves(self, state):
+        return {"r": [f"m{state}a", f"m{state}b"]}
+
+    def joint_move_count(self):
+        return 10**6  # what the ground program allows; random playouts meet only 20
+
+    def has_joint_function(self, joint):
+        return joint["r"] in self.generated
+
+    def next_state(self, state, joint):
+        if self.engine == "grounded" and joint["r"] not in self.generated:
+            self.generated.add(joint["r"])
+            self._burn(self.generate_cpu)
+        self._burn(self.step_cpu)
+        return state + 1
+
+
+def test_a_race_decided_by_code_generation_is_played_on():
+    """A grounded engine that is fast once its few joint moves are generated loses a
+    short race (every step it sees generates code, so the extrapolation charges
+    generation to every step of the horizon), and wins once the race is played on until
+    the moves repeat."""
+    from ggp.gdl.grounded import measure_speeds
+
+    def race(extend):
+        engines = {"grounded": _Busy(0.00005, "grounded", generate_cpu=0.01),
+                   "compiled": _Busy(0.0005, "compiled")}
+        return measure_speeds(engines, 0.05, extend=extend)
+
+    short = race(extend=0.0)
+    assert short["compiled"] > short["grounded"]
+    played_on = race(extend=0.5)
+    assert played_on["grounded"] > played_on["compiled"]
 
 
 def test_backgammon_grounds_but_its_per_move_code_is_too_big():
