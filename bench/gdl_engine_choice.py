@@ -60,11 +60,15 @@ class Hogs:
             p.join()
 
 
-def engines(rules) -> dict:
-    """Fresh engines (the grounded one has generated no per-joint-move function yet)."""
+def engines(rules, cold: bool = False) -> dict:
+    """Fresh engines as ``make_reasoner`` races them (the grounded one has generated no
+    per-joint-move function yet), or with ``cold`` as it plays: cold joint moves through
+    a compiled engine of its own."""
     program = ground(rules, GroundingLimits())
     grounded = GroundedReasoner(program)
     grounded.check_step_code(GroundingLimits().max_step_chars)
+    if cold:
+        grounded.cold_engine = CompiledReasoner(rules)
     return {"grounded": grounded, "compiled": CompiledReasoner(rules)}
 
 
@@ -125,7 +129,7 @@ def main() -> None:
         with Hogs(args.hogs):
             loaded = races(rules, args.races)
         rates = {name: playouts(r, args.seconds, args.windows)
-                 for name, r in engines(rules).items()}
+                 for name, r in engines(rules, cold=True).items()}
         mean = {name: sum(v) / len(v) for name, v in rates.items()}
         faster = max(mean, key=mean.get)
         picks = idle + loaded

@@ -163,13 +163,15 @@ def test_an_engine_that_fails_loses_the_race():
 
 
 class _Busy:
-    """A fake engine: 10 steps to the end, two moves per state, CPU time burnt per step."""
+    """A fake engine: 10 steps to the end, two moves per state, CPU time burnt per step
+    (and per joint move met for the first time, as the grounded engine generates code)."""
 
     roles = ["r"]
 
-    def __init__(self, step_cpu: float, engine: str, generate_cpu: float = 0.0) -> None:
-        self.step_cpu, self.engine, self.generate_cpu = step_cpu, engine, generate_cpu
+    def __init__(self, step_cpu: float, generate_cpu: float = 0.0) -> None:
+        self.step_cpu, self.generate_cpu = step_cpu, generate_cpu
         self.generated: set = set()
+        self.functions_generated = 0
 
     @staticmethod
     def _burn(seconds: float) -> None:
@@ -189,36 +191,52 @@ class _Busy:
     def legal_moves(self, state):
         return {"r": [f"m{state}a", f"m{state}b"]}
 
-    def joint_move_count(self):
-        return 10**6  # what the ground program allows; random playouts meet only 20
-
-    def has_joint_function(self, joint):
-        return joint["r"] in self.generated
-
     def next_state(self, state, joint):
-        if self.engine == "grounded" and joint["r"] not in self.generated:
+        if self.generate_cpu and joint["r"] not in self.generated:
             self.generated.add(joint["r"])
+            self.functions_generated += 1
             self._burn(self.generate_cpu)
         self._burn(self.step_cpu)
         return state + 1
 
 
-def test_a_race_decided_by_code_generation_is_played_on():
-    """A grounded engine that is fast once its few joint moves are generated loses a
-    short race (every step it sees generates code, so the extrapolation charges
-    generation to every step of the horizon), and wins once the race is played on until
-    the moves repeat."""
+def test_the_race_leaves_code_generation_out():
+    """An engine that generates code for every new joint move (for 0.05 s every step
+    meets one) wins the race when its steps are faster once generated: in play the cold
+    joint moves go through the compiled engine, so generation is bounded there."""
     from ggp.gdl.grounded import measure_speeds
 
-    def race(extend):
-        engines = {"grounded": _Busy(0.00005, "grounded", generate_cpu=0.01),
-                   "compiled": _Busy(0.0005, "compiled")}
-        return measure_speeds(engines, 0.05, extend=extend)
+    engines = {"grounded": _Busy(0.0001, generate_cpu=0.01), "compiled": _Busy(0.001)}
+    speeds = measure_speeds(engines, 0.05)
+    assert speeds["grounded"] > speeds["compiled"] > 0
 
-    short = race(extend=0.0)
-    assert short["compiled"] > short["grounded"]
-    played_on = race(extend=0.5)
-    assert played_on["grounded"] > played_on["compiled"]
+
+def test_cold_joint_moves_go_through_the_compiled_engine_until_generating_pays():
+    """The grounded engine as make_reasoner returns it: a joint move is stepped by the
+    compiled engine until those steps have cost as much as generating its function, then
+    generated; every answer is the one of the pure grounded engine."""
+    rules = rules_of(path("kriegTTT_4x4.gdl"))
+    pure = make_reasoner(rules, engine="grounded")
+    hybrid = make_reasoner(rules, engine="grounded")
+    hybrid.cold_engine = CompiledReasoner(rules)
+    hybrid._generate_cost = 1.0  # generation "costs" a second: a move stays cold long
+    rng = random.Random(3)
+    for _ in range(30):
+        s = pure.initial_state()
+        while not pure.is_terminal(s):
+            legal = pure.legal_moves(s)
+            assert hybrid.legal_moves(s) == legal
+            joint = {r: rng.choice(m) for r, m in legal.items()}
+            assert hybrid.step(s, joint) == pure.step(s, joint)
+            nxt = pure.next_state(s, joint)
+            assert hybrid.next_state(s, joint) == nxt
+            s = nxt
+        assert hybrid.goals(s) == pure.goals(s)
+    assert hybrid.functions_generated <= 1  # the one made at load (check_step_code)
+    hybrid._generate_cost, hybrid._cold_cost = 1e-9, 1.0  # now generating pays at once
+    legal = hybrid.legal_moves(hybrid.initial_state())
+    hybrid.next_state(hybrid.initial_state(), {r: m[-1] for r, m in legal.items()})
+    assert hybrid.functions_generated == 2
 
 
 def test_backgammon_grounds_but_its_per_move_code_is_too_big():

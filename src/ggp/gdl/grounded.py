@@ -24,7 +24,6 @@ e.g. path connectivity in Hex) is not compiled: such games fall back too.
 
 from __future__ import annotations
 
-import math
 import random
 import threading
 import time
@@ -45,14 +44,6 @@ _MAX_JOINT_CHARS = 40_000_000
 
 RACE_SECONDS = 0.25  # CPU time of this thread per engine when make_reasoner measures
 _RACE_SLICES = 5
-# a race that the grounded engine's code generation decides is played on to this many CPU
-# seconds per engine (generation slows down as the joint moves start to repeat, which a
-# 0.25 s race does not see: chineseCheckers4, breakthrough, amazons, dotsAndBoxes)
-EXTENDED_RACE_SECONDS = 2.0
-_EXTENDED_SLICES = 8
-# the steps a game is played for, over which the grounded engine's one-off code generation
-# is spread (about one match of search: 200 simulations x 50 moves x 10 steps)
-HORIZON_STEPS = 100_000
 _RACES: "OrderedDict[tuple, dict[str, float]]" = OrderedDict()  # rules -> measured speeds
 _RACES_LOCK = threading.Lock()
 
@@ -68,7 +59,9 @@ def make_reasoner(rules: list[Rule], engine: str = "auto",
     changes touch both alike; :func:`measure_speeds`) and the one with more steps per CPU
     second is returned; the grounded engine's lazily generated functions are built only
     as far as the race needs them and dropped with it when it loses. A game that does not
-    ground gets the compiled engine. Both engines have ``engine``
+    ground gets the compiled engine. A grounded engine that wins steps *cold* joint moves
+    through a compiled engine of its own until generating their functions pays
+    (:meth:`GroundedReasoner._joint_function`). Both engines have ``engine``
     ("grounded"/"compiled"), ``why_not_grounded`` and ``engine_speeds`` (steps per CPU
     second of each engine raced, else None). Speeds are remembered per rule set."""
     if engine not in ("auto", "grounded", "compiled"):
@@ -87,10 +80,13 @@ def make_reasoner(rules: list[Rule], engine: str = "auto",
             reason = f"grounding failed ({type(exc).__name__}: {exc})"
         else:
             if engine == "grounded":
-                return grounded
+                return grounded  # every joint move generated: what the tests check
             compiled = CompiledReasoner(rules)
             speeds = _race(rules, limits, grounded, compiled, race_seconds)
             if speeds["grounded"] >= speeds["compiled"]:
+                # raced generating every joint move (the race extrapolates that cost);
+                # in play, rare joint moves go through a compiled engine of their own
+                grounded.cold_engine = CompiledReasoner(rules)
                 grounded.engine_speeds = speeds
                 return grounded
             compiled.engine_speeds = speeds
@@ -117,53 +113,34 @@ def _race(rules, limits, grounded, compiled, seconds: float) -> dict[str, float]
     return dict(found)
 
 
-def measure_speeds(engines: dict, seconds: float, seed: int = 0,
-                   extend: float = EXTENDED_RACE_SECONDS) -> dict[str, float]:
-    """Steps per CPU second of this thread of each engine, on the same random playouts,
-    expected over :data:`HORIZON_STEPS` steps of play.
+def measure_speeds(engines: dict, seconds: float, seed: int = 0) -> dict[str, float]:
+    """Steps per CPU second of this thread of each engine on the same random playouts,
+    code generation left out.
 
     A step is the terminal test, every role's legal moves and the next state for a random
     joint move (goals at the end of a playout count with the last step). Every engine
     follows the same playouts from ``seed`` (legal moves come in the same order in every
     engine) for ``seconds`` of CPU time, in interleaved slices; a slice ends at the first
-    step past its budget. An engine that raises gets speed 0.
+    step past its budget. An engine that raises gets speed 0. Each engine's state queries
+    are built first, untimed (the grounded engine generates them on first use).
 
-    The grounded engine generates a function the first time it meets a joint move: a
-    short race would charge it a warm-up that a match spreads over many steps (breakthrough,
-    reversi), or hide that it never ends (stratego meets new joint moves all game). So its
-    steps that generate are timed apart, the number of distinct joint moves met is
-    extrapolated to the horizon as a power of the steps (the exponent from the race's two
-    halves: near 0 when the moves repeat, 1 when every step meets a new one; at most the
-    number of joint moves the ground program allows), and the generation cost is spread
-    over the horizon. That extrapolation is pessimistic early on, when nearly every step
-    meets a new joint move: if the grounded engine loses only by its generation cost
-    (without it, it would be the fastest), the race is played on to ``extend`` CPU seconds
-    per engine and judged again."""
+    The grounded engine generates a function the first time it meets a joint move (in
+    the race every joint move is generated). Such a call is left out of its speed and the
+    step timed again with the function made: in play, a joint move is generated only once stepping it through the compiled
+    engine has cost as much (:meth:`GroundedReasoner._joint_function`), so generation
+    costs at most as much again as the compiled steps it replaces, and what decides a long
+    game is the speed once the moves it meets have functions. Extrapolating the generation
+    seen in a short race was tried and misjudged both ways: early steps meet new joint
+    moves all the time (chineseCheckers4, breakthrough, amazons were given the compiled
+    engine while the grounded one was 2-9x faster over 12 s), and the count of joint moves
+    a match meets is not predictable from 0.25 s."""
     runs = {name: _Playouts(reasoner, seed) for name, reasoner in engines.items()}
-    grounded = runs.get("grounded")
-    for i in range(_RACE_SLICES):
-        _play(runs, (i + 1) * seconds / _RACE_SLICES, mark=i == _RACE_SLICES // 2 - 1)
-    speeds = {name: run.speed() for name, run in runs.items()}
-    # only generation makes the grounded engine lose: the race goes on until the grounded
-    # engine wins or could not win any more, at most to ``extend`` seconds, and the growth
-    # exponent is measured from the middle of the longer race, not of its first 0.25 s
-    for i in range(_EXTENDED_SLICES if extend > seconds and len(runs) > 1 else 0):
-        best = max(speeds.values())
-        if grounded is None or speeds["grounded"] >= best or not grounded.could_win(best):
-            break
-        _play(runs, seconds + (i + 1) * (extend - seconds) / _EXTENDED_SLICES,
-              mark=i == _EXTENDED_SLICES // 2 - 1)
-        speeds = {name: run.speed() for name, run in runs.items()}
-    return speeds
-
-
-def _play(runs: dict, until: float, mark: bool) -> None:
-    """Play every run until it has used ``until`` seconds of CPU time in all, one after
-    the other (so load changes touch all alike); ``mark`` sets the half mark after."""
     for run in runs.values():
-        run.play(until - run.cpu)
-        if mark:
-            run.mark_half()
+        run.warm_up()
+    for i in range(_RACE_SLICES):
+        for run in runs.values():
+            run.play((i + 1) * seconds / _RACE_SLICES - run.cpu)
+    return {name: run.speed() for name, run in runs.items()}
 
 
 class _Playouts:
@@ -176,9 +153,17 @@ class _Playouts:
         self.steps = 0
         self.cpu = 0.0
         self.failed = False
-        self.gen_cpu = 0.0  # grounded engine: CPU time of steps that generated code
-        self.gens = 0
-        self.half = (0, 0)  # (steps, gens) when half the budget was spent
+        self.gen_cpu = 0.0  # grounded engine: CPU time of the steps that generated code
+
+    def warm_up(self) -> None:
+        """Build what an engine builds once, on first use (the grounded engine's legal,
+        terminal and goal functions), outside the timed steps."""
+        r = self.reasoner
+        try:
+            state = r.initial_state()
+            r.is_terminal(state), r.legal_moves(state), r.goals(state)
+        except Exception:  # noqa: BLE001 - a failing engine loses the race
+            self.failed = True
 
     def play(self, budget: float) -> None:
         if self.failed or budget <= 0:
@@ -199,13 +184,15 @@ class _Playouts:
                     continue
                 legal = r.legal_moves(self.state)
                 joint = {role: rng.choice(moves) for role, moves in legal.items()}
-                if r.engine == "grounded" and not r.has_joint_function(joint):
-                    t0 = time.thread_time()
-                    self.state = r.next_state(self.state, joint)
+                made = getattr(r, "functions_generated", 0)
+                t0 = time.thread_time()
+                nxt = r.next_state(self.state, joint)
+                if getattr(r, "functions_generated", 0) != made:
+                    # the call that generated is left out; the step is timed again with
+                    # its function made, as it will run from now on
                     self.gen_cpu += time.thread_time() - t0
-                    self.gens += 1
-                else:
-                    self.state = r.next_state(self.state, joint)
+                    r.next_state(self.state, joint)
+                self.state = nxt
                 self.steps += 1
                 if time.thread_time() >= end:
                     break
@@ -213,35 +200,12 @@ class _Playouts:
             self.failed = True
         self.cpu += time.thread_time() - start
 
-    def mark_half(self) -> None:
-        self.half = (self.steps, self.gens)
-
-    def could_win(self, rival: float, horizon: int = HORIZON_STEPS) -> bool:
-        """Whether this engine would beat ``rival`` steps per second over the horizon if it
-        generated no more functions than it has (the functions it has are paid for)."""
-        if self.failed or not self.steps or self.cpu <= self.gen_cpu:
-            return False
-        per_step = (self.cpu - self.gen_cpu) / self.steps
-        per_gen = self.gen_cpu / max(self.gens, 1)
-        return per_step + per_gen * self.gens / max(horizon, self.steps) < 1.0 / rival
-
-    def speed(self, horizon: int = HORIZON_STEPS) -> float:
-        if self.failed or self.cpu <= 0 or not self.steps:
+    def speed(self) -> float:
+        """Steps per CPU second, code generation left out (see measure_speeds)."""
+        rest = self.cpu - self.gen_cpu
+        if self.failed or rest <= 0 or not self.steps:
             return 0.0
-        if not self.gens:
-            return self.steps / self.cpu
-        per_step = max(self.cpu - self.gen_cpu, 0.0) / self.steps
-        per_gen = self.gen_cpu / self.gens
-        steps1, gens1 = self.half
-        growth = 1.0
-        if 0 < steps1 < self.steps and gens1 > 0:
-            growth = math.log(self.gens / gens1) / math.log(self.steps / steps1)
-            growth = min(1.0, max(0.0, growth))
-        gens = self.gens * (max(horizon, self.steps) / self.steps) ** growth
-        # never more functions than there are joint moves (the product of the roles'
-        # possible moves): a small game's warm-up ends however fast it grew in the race
-        gens = min(gens, max(self.gens, self.reasoner.joint_move_count()))
-        return 1.0 / (per_step + per_gen * gens / max(horizon, self.steps))
+        return self.steps / rest
 
 
 class GroundedReasoner:
@@ -285,6 +249,14 @@ class GroundedReasoner:
         self._next_fns: dict = {}
         self._joint_chars = 0
         self._step_fns: dict = {}
+        # cold joint moves (see _joint_function): steps through another engine until a
+        # move's function is worth generating; costs are wall seconds, running means
+        self.cold_engine = None  # set by make_reasoner: the compiled engine of the rules
+        self.functions_generated = 0
+        self._cold_uses: dict = {}
+        self._cold_steps = 0
+        self._cold_cost = 0.0
+        self._generate_cost = 0.0
         # the three state queries are generated on first use; each lazy builder replaces
         # itself with the generated function, so later calls go straight to it
         self.legal_moves = self._build("legal")
@@ -346,19 +318,16 @@ class GroundedReasoner:
                                 f"{size} characters of code (limit {max_chars})")
 
     # ------------------------------------------------------------------ moves
-    def joint_move_count(self) -> int:
-        """How many joint moves there can be at most (each role's possible moves)."""
-        return math.prod(len(self._moves.get(r, ())) or 1 for r in self.roles)
-
-    def has_joint_function(self, joint: dict) -> bool:
-        """Whether ``next_state`` has its function for ``joint`` already (else it generates it)."""
-        return tuple([joint[r] for r in self.roles]) in self._next_fns
-
     def next_state(self, state: int, joint: dict) -> int:
         key = tuple([joint[r] for r in self.roles])
         fn = self._next_fns.get(key)
         if fn is None:
             fn = self._joint_function(self._next_fns, key, joint, sees=False)
+            if fn is None:
+                started = time.perf_counter()
+                nxt = self.encode(self.cold_engine.next_state(self.decode(state), joint))
+                self._cold_step_took(time.perf_counter() - started)
+                return nxt
         return fn(state)
 
     def step(self, state: int, joint: dict) -> tuple[int, dict[str, list]]:
@@ -367,19 +336,48 @@ class GroundedReasoner:
         fn = self._step_fns.get(key)
         if fn is None:
             fn = self._joint_function(self._step_fns, key, joint, sees=True)
+            if fn is None:
+                started = time.perf_counter()
+                nxt, percepts = self.cold_engine.step(self.decode(state), joint)
+                nxt = self.encode(nxt)
+                self._cold_step_took(time.perf_counter() - started)
+                return nxt, percepts
         return fn(state)
 
-    def _joint_function(self, cache: dict, key: tuple, joint: dict, sees: bool) -> Callable:
+    def _cold_step_took(self, seconds: float) -> None:
+        # a running mean over the last ~100 cold steps (their cost changes as the cold
+        # engine's caches fill and the states get bigger or smaller)
+        self._cold_steps += 1
+        self._cold_cost += (seconds - self._cold_cost) / min(self._cold_steps, 100)
+
+    def _joint_function(self, cache: dict, key: tuple, joint: dict,
+                        sees: bool) -> Callable | None:
+        """The generated function for ``joint`` (stored in ``cache``), or None while the
+        joint move is cold: with a ``cold_engine``, a joint move's function is generated
+        only once its steps through that engine have cost as much as generating one
+        (ski rental: never more than twice the better of the two choices made in
+        hindsight), so moves met once or twice in a game never pay for generation."""
         for role, move in joint.items():
             if role in self._moves and move not in self._moves[role]:
                 raise ModelError(f"{to_kif(move)} is never a legal move of {role}",
                                  function="next_state")
+        if self.cold_engine is not None:
+            uses = self._cold_uses
+            if len(uses) > _MAX_JOINT_FUNCTIONS:
+                uses.clear()
+            n = uses[(key, sees)] = uses.get((key, sees), 0) + 1
+            if n * self._cold_cost < self._generate_cost:
+                return None
         if len(cache) >= _MAX_JOINT_FUNCTIONS or self._joint_chars > _MAX_JOINT_CHARS:
             cache.clear()
             self._joint_chars = sum(len(f.source) for c in (self._next_fns, self._step_fns)
                                     for f in c.values())
         does = {("does", r, m) for r, m in zip(self.roles, key)}
+        started = time.perf_counter()
         fn = cache[key] = self._generate("next", does, sees)
+        cost = time.perf_counter() - started
+        self.functions_generated += 1
+        self._generate_cost += (cost - self._generate_cost) / self.functions_generated
         self._joint_chars += len(fn.source)
         return fn
 
