@@ -84,8 +84,8 @@ def make_reasoner(rules: list[Rule], engine: str = "auto",
             compiled = CompiledReasoner(rules)
             speeds = _race(rules, limits, grounded, compiled, race_seconds)
             if speeds["grounded"] >= speeds["compiled"]:
-                # raced generating every joint move (the race extrapolates that cost);
-                # in play, rare joint moves go through a compiled engine of their own
+                # raced generating every joint move (the race leaves that cost out); in
+                # play, rare joint moves go through a compiled engine of its own
                 grounded.cold_engine = CompiledReasoner(rules)
                 grounded.engine_speeds = speeds
                 return grounded
@@ -126,10 +126,11 @@ def measure_speeds(engines: dict, seconds: float, seed: int = 0) -> dict[str, fl
 
     The grounded engine generates a function the first time it meets a joint move (in
     the race every joint move is generated). Such a call is left out of its speed and the
-    step timed again with the function made: in play, a joint move is generated only once stepping it through the compiled
-    engine has cost as much (:meth:`GroundedReasoner._joint_function`), so generation
-    costs at most as much again as the compiled steps it replaces, and what decides a long
-    game is the speed once the moves it meets have functions. Extrapolating the generation
+    step timed again with the function made: in play, a joint move is generated only once
+    stepping it through the compiled engine has cost as much
+    (:meth:`GroundedReasoner._joint_function`), so generation costs at most as much again
+    as the compiled steps it replaces, and what decides a long game is the speed once the
+    moves it meets have functions. Extrapolating the generation
     seen in a short race was tried and misjudged both ways: early steps meet new joint
     moves all the time (chineseCheckers4, breakthrough, amazons were given the compiled
     engine while the grounded one was 2-9x faster over 12 s), and the count of joint moves
