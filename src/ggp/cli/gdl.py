@@ -93,7 +93,7 @@ def stats(
     console.print(f"reasoner: {reasoner.engine}" + (
         f" (not grounded: {reasoner.why_not_grounded})" if reasoner.why_not_grounded else ""))
     if reasoner.engine_speeds:
-        console.print("measured at load (steps per CPU second over a match-length horizon): "
+        console.print("measured at load (steps per CPU second, code generation left out): "
                       + ", ".join(f"{name} {speed:,.0f}"
                                   for name, speed in reasoner.engine_speeds.items()))
     playouts, steps, finished_steps, goal_sums = 0, 0, 0, [0.0] * len(game.roles)
