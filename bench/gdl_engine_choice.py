@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from ggp.core.errors import GGPError
+from ggp.gdl.adapter import load_gdl_model
 from ggp.gdl.compiled import CompiledReasoner
 from ggp.gdl.ground import GroundingLimits, NotGroundable, ground
 from ggp.gdl.grounded import RACE_SECONDS, GroundedReasoner, measure_speeds
@@ -116,6 +117,7 @@ def main() -> None:
     right = wrong = 0
     for path in args.games:
         try:
+            load_gdl_model(path, engine="compiled")  # validates: invalid GDL is reported
             rules = parse_kif(path.read_text()).rules
             engines(rules)
         except NotGroundable as exc:
