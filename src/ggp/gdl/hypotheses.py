@@ -37,6 +37,7 @@ _JOINT_TRIES = 256  # joint moves tried per hypothesis and step before giving up
 _REJECTION_TRIES = 8  # random joint moves per wanted hypothesis in rejection sampling
 _FIRST_HIT_TRIES = 64  # rejection sampling gives up when this many draws all missed
 _UNIFORM_SHARE = 0.5  # of the proposals drawn uniformly, the rest from the percepts' echoes
+_TOP_SHARE = 0.75  # of an echo proposal's move of a role drawn among its best-echoing moves
 
 
 @dataclass(frozen=True)
@@ -167,8 +168,10 @@ class HypothesisTracker:
     def _enumerate(self, move: str, seen: tuple[str, ...]) -> list | None:
         """Every consistent successor of every distinct hypothesis, weighted by its exact
         probability (the parent's share of the hypotheses times ``p`` of the joint move),
-        when that takes at most ``2 * size`` engine steps; else None. Exact Bayes for the
-        step, without the sampling noise (Monty Hall: each host move once)."""
+        when that takes at most ``size // 4`` engine steps; else None. Exact Bayes for the
+        step, without the sampling noise (Monty Hall: each host move once). Kept that
+        small because sampling steps each (state, joint move) it draws only once: when
+        the percepts name the move (a dice roll of 21), one step instead of all."""
         counts: dict = {}
         for hyp in self.hypotheses:
             found = counts.get(hyp.state)
@@ -183,7 +186,7 @@ class HypothesisTracker:
             for c in choices:
                 n *= len(c)
             total += n
-            if total > 2 * self.size:
+            if total > self.size // 4:
                 return None
             plans.append((hyp, count / n, choices))
         out = []
@@ -351,16 +354,16 @@ class _Proposal:
     ``r`` with ``n_r`` legal moves has the target distribution of the opponent model,
     ``p(m) = 1/n_r`` (GDL-II's ``random``; other players assumed alike). A joint move is
     drawn from the mixture ``q = s * p + (1 - s) * e`` (``s`` = ``_UNIFORM_SHARE``) where
-    ``e`` draws each role's move independently: with probability 1/2 uniformly among the
-    moves with the role's best echo score of the percepts (:func:`_echo_order`'s score),
-    else at rank ``floor(n_r * u**3)`` of the moves sorted by that score (ties in a random
-    order fixed per step), so ``e_r(rank k) = [k < top]/(2 top) +
-    (((k+1)/n_r)**(1/3) - (k/n_r)**(1/3))/2``. A role none of whose moves echo, or a step
+    ``e`` draws each role's move independently: with probability ``t`` (``_TOP_SHARE``)
+    uniformly among the moves with the role's best echo score of the percepts
+    (:func:`_echo_order`'s score), else at rank ``floor(n_r * u**3)`` of the moves sorted
+    by that score (ties in a random order fixed per step), so ``e_r(rank k) = t [k < top]
+    / top + (1 - t) (((k+1)/n_r)**(1/3) - (k/n_r)**(1/3))``. A role none of whose moves echo, or a step
     whose percepts have no arguments, has ``e_r = p_r``. The weight of a joint move is
     ``p/q = 1 / (s + (1 - s) * prod_r e_r(m_r) * n_r)``; it is 1 for every draw when no
     move echoes (plain rejection sampling). When the percepts name the other roles'
-    moves (``(did ?role ?move)``), the joint move they name is drawn about half of the
-    time instead of once in the product of the roles' move counts."""
+    moves (``(did ?role ?move)``), the joint move they name is drawn about a third of
+    the time or more, instead of once in the product of the roles' move counts."""
 
     def __init__(self, legal: dict[str, list[str]], role: str, move: str,
                  wanted: list[tuple[str, ...]], rankings: dict, rng: random.Random) -> None:
@@ -403,10 +406,11 @@ class _Proposal:
                 m = joint[r] = rng.choice(moves)
                 k = rank_of[m]
             else:
-                k = rng.randrange(top) if rng.random() < 0.5 else int(n * rng.random() ** 3)
+                k = (rng.randrange(top) if rng.random() < _TOP_SHARE
+                     else int(n * rng.random() ** 3))
                 joint[r] = order[k]
-            e = (0.5 / top if k < top else 0.0) + 0.5 * (((k + 1) / n) ** (1 / 3)
-                                                           - (k / n) ** (1 / 3))
+            e = (_TOP_SHARE / top if k < top else 0.0) + (1.0 - _TOP_SHARE) * (
+                ((k + 1) / n) ** (1 / 3) - (k / n) ** (1 / 3))
             ratio *= e * n
         return joint, 1.0 / (_UNIFORM_SHARE + (1.0 - _UNIFORM_SHARE) * ratio)
 
