@@ -203,3 +203,16 @@ def test_backtracking_jumps_to_the_deal_a_late_percept_shows() -> None:
         assert tracker.exact and len(hypotheses) == tracker.size
         assert all("(secret 7 13)" in _fluent_texts(game, h.state) for h in hypotheses)
         assert all(_replays(game, "player", tracker.record, h) for h in hypotheses)
+
+
+def test_a_terminal_hypothesis_has_no_successor() -> None:
+    """The legal rules still hold after the end here; a step observed after it means the
+    match had not ended, so no hypothesis continues from a terminal state."""
+    game = MatchGame("(role p) (init (t 0)) (<= (legal p go) (true (t ?x)))"
+                     " (<= (next (t 1)) (true (t ?x))) (<= terminal (true (t 1)))"
+                     " (goal p 0) (<= (sees p tick) (does p go))", gdl_ii=True, name="end")
+    tracker = HypothesisTracker(game, "p", rng=random.Random(0))
+    tracker.observe("go", ["tick"])
+    assert tracker.exact and game.is_terminal(tracker.hypotheses[0].state)
+    tracker.observe("go", ["tick"])
+    assert not tracker.exact

@@ -140,7 +140,8 @@ class HypothesisTracker:
             proposal = proposals.get(hyp.state)
             if proposal is None:
                 proposal = proposals[hyp.state] = _Proposal(
-                    self.game.legal(hyp.state), self.role, move, wanted, rankings, self.rng)
+                    self._legal_unless_terminal(hyp.state), self.role, move, wanted,
+                    rankings, self.rng)
             if not proposal.possible:
                 continue
             joint, weight = proposal.draw(self.rng)
@@ -165,6 +166,14 @@ class HypothesisTracker:
                 break
         return out[: self.size]
 
+    def _legal_unless_terminal(self, state: MatchState) -> dict[str, list[str]]:
+        """Each role's legal moves, none in a terminal state: a hypothesis in which the
+        match had ended cannot explain a further step (the legal rules of some games,
+        e.g. kriegTTT, still hold after a line is made)."""
+        if self.game.is_terminal(state):
+            return {r: [] for r in self.game.roles}
+        return self.game.legal(state)
+
     def _enumerate(self, move: str, seen: tuple[str, ...]) -> list | None:
         """Every consistent successor of every distinct hypothesis, weighted by its exact
         probability (the parent's share of the hypotheses times ``p`` of the joint move),
@@ -178,7 +187,7 @@ class HypothesisTracker:
             counts[hyp.state] = (hyp, 1) if found is None else (found[0], found[1] + 1)
         plans, total = [], 0
         for hyp, count in counts.values():
-            legal = self.game.legal(hyp.state)
+            legal = self._legal_unless_terminal(hyp.state)
             if move not in legal[self.role]:
                 continue
             choices = [legal[r] if r != self.role else [move] for r in self.game.roles]
@@ -222,6 +231,8 @@ class HypothesisTracker:
         of joint moves that echo ``seen`` and ``hints`` (percepts of a later step) best
         first."""
         legal = self.game.legal(hyp.state)
+        if seen is not None and self.game.is_terminal(hyp.state):
+            return []  # the match went on, so it had not ended
         if move not in legal[self.role]:
             if seen is not None:
                 return []
