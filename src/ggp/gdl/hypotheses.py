@@ -7,18 +7,20 @@ gave it exactly those percepts, together with what every other role made and saw
 way (so the world-model adapter can continue from it).
 
 :class:`HypothesisTracker` keeps a small set of hypotheses and advances them one step at a
-time by importance sampling: each hypothesis in turn, a joint move of the other roles (and
-nature) drawn from a proposal that favours moves echoing the percepts (:class:`_Proposal`),
-kept when it reproduces the player's percepts and weighted by how much likelier the
-opponent model makes it than the proposal did; the next set is drawn from the kept ones in
-proportion to their weights. When every hypothesis dies it searches again, depth first
+time: when the distinct hypotheses have only a few joint moves in all, every one is stepped
+and weighted exactly; else by importance sampling: each hypothesis in turn, a joint move of
+the other roles (and nature) drawn from a proposal that favours moves echoing the percepts
+(:class:`_Proposal`), kept when it reproduces the player's percepts and weighted by how
+much likelier the opponent model makes it than the proposal did. Either way the next set
+is drawn from the kept ones in proportion to their weights; a terminal hypothesis has no
+successor (the record going on shows that the match had not ended). When every hypothesis dies it searches again, depth first
 with backtracking (seed 003 §17.7), from the last step at which it had consistent
 hypotheses, then from the step whose choice the fatal percepts echo, then earlier ones;
 until that succeeds it carries on with approximate ones (see :class:`HypothesisTracker`).
 Other roles are assumed to choose uniformly at random, as GDL-II's ``random`` role does;
 under that model the weighted draw follows Bayes' rule (self-normalized importance
-sampling: exact in expectation as the number of draws grows), but the set stays a small
-sample (duplicates allowed), not the exact belief (docs/ggp_protocol.md).
+sampling: its distribution tends to the posterior as the number of draws grows), but the
+set stays a small sample (duplicates allowed), not the exact belief (docs/ggp_protocol.md).
 """
 
 from __future__ import annotations
