@@ -391,14 +391,26 @@ class PlayerBelief:
             raise BeliefError(f"no state consistent with what {self.role} has seen in "
                               f"{len(record)} steps was found in {self.seconds:.0f}s")
         game, engine = self.game, self.game.engine
-        states = []
+        # per distinct state and per hypothesis object (resampling repeats both; a
+        # record is as long as the match)
+        states, texts, built = [], {}, {}
         for hyp in hypotheses:
-            if engine.is_terminal(hyp.state) or len(game._legal(hyp.state)[self.role]) < 2:
+            if id(hyp) in built:
+                states.append(built[id(hyp)])
                 continue
-            true = game._texts(engine.decode(hyp.state))
-            game._states.setdefault(tuple(true), hyp.state)
-            states.append({"step": len(record), "true": true, "pending": {}, "history": {
-                r: [[m, list(p)] for m, p in hyp.records[r]] for r in game.players}})
+            true = texts.get(hyp.state)
+            if true is None:
+                deciding = not engine.is_terminal(hyp.state) and len(
+                    game._legal(hyp.state)[self.role]) >= 2
+                true = texts[hyp.state] = game._texts(engine.decode(hyp.state)) if deciding else []
+                if true:
+                    game._states.setdefault(tuple(true), hyp.state)
+            if not true:
+                continue
+            state = built[id(hyp)] = {"step": len(record), "true": true, "pending": {},
+                                      "history": {r: [[m, list(p)] for m, p in hyp.records[r]]
+                                                  for r in game.players}}
+            states.append(state)
         if not states:
             raise BeliefError(f"no consistent state found in which {self.role} is to move")
         self._states = (tracker, len(record), states)

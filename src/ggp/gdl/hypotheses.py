@@ -7,14 +7,20 @@ gave it exactly those percepts, together with what every other role made and saw
 way (so the world-model adapter can continue from it).
 
 :class:`HypothesisTracker` keeps a small set of hypotheses and advances them one step at a
-time by rejection sampling: a random hypothesis and random moves of the other roles (and
-nature), kept when they reproduce the player's percepts. When every
-hypothesis dies it searches again, depth first with backtracking, from the last step at
-which it had consistent hypotheses (seed 003 §17.7); until that succeeds it carries on
-with approximate ones (see :class:`HypothesisTracker`). Other roles are assumed
-to choose uniformly at random, as GDL-II's ``random`` role does; under that model the
-rejection step weighs hypotheses as Bayes' rule does, but the set stays a small sample
-(duplicates allowed), not the exact belief (docs/ggp_protocol.md).
+time: when the distinct hypotheses have only a few joint moves in all, every one is stepped
+and weighted exactly; else by importance sampling: each hypothesis in turn, a joint move of
+the other roles (and nature) drawn from a proposal that favours moves echoing the percepts
+(:class:`_Proposal`), kept when it reproduces the player's percepts and weighted by how
+much likelier the opponent model makes it than the proposal did. Either way the next set
+is drawn from the kept ones in proportion to their weights; a terminal hypothesis has no
+successor (the record going on shows that the match had not ended). When every hypothesis dies it searches again, depth first
+with backtracking (seed 003 §17.7), from the last step at which it had consistent
+hypotheses, then from the step whose choice the fatal percepts echo, then earlier ones;
+until that succeeds it carries on with approximate ones (see :class:`HypothesisTracker`).
+Other roles are assumed to choose uniformly at random, as GDL-II's ``random`` role does;
+under that model the weighted draw follows Bayes' rule (self-normalized importance
+sampling: its distribution tends to the posterior as the number of draws grows), but the
+set stays a small sample (duplicates allowed), not the exact belief (docs/ggp_protocol.md).
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ Record = tuple[tuple[str, tuple[str, ...]], ...]  # ((move, sorted percepts), ..
 _JOINT_TRIES = 256  # joint moves tried per hypothesis and step before giving up on it
 _REJECTION_TRIES = 8  # random joint moves per wanted hypothesis in rejection sampling
 _FIRST_HIT_TRIES = 64  # rejection sampling gives up when this many draws all missed
+_UNIFORM_SHARE = 0.5  # of the proposals drawn uniformly, the rest from the percepts' echoes
+_TOP_SHARE = 0.75  # of an echo proposal's move of a role drawn among its best-echoing moves
 
 
 @dataclass(frozen=True)
@@ -63,6 +71,7 @@ class HypothesisTracker:
         self.hypotheses = [Hypothesis(game.initial(), {r: () for r in game.roles})]
         self.exact = True
         self.levels: list[list[Hypothesis]] = [self.hypotheses]  # consistent sets per step
+        self._steps: dict = {}  # (state, joint move) -> the engine's step (see _child)
 
     def observe(self, move: str, percepts: list[str] | tuple[str, ...],
                 deadline: float | None = None) -> None:
@@ -96,41 +105,57 @@ class HypothesisTracker:
                  deadline: float | None) -> list[Hypothesis]:
         """Up to ``size`` successors of the current hypotheses for the last step.
 
-        First by rejection sampling (a random hypothesis, one random joint move, kept if
-        it reproduces the percepts), which weights the hypotheses as Bayes' rule does
-        for uniformly random opponents: in Monty Hall, the door the host had to leave
-        closed survives twice as often as the one he chose at random. If that finds
-        nothing, by searching each hypothesis for any consistent joint move. Percepts
-        are not checked when ``seen`` is None (relaxed successors)."""
-        out: list[Hypothesis] = []
+        First by importance sampling (:class:`_Proposal`): parents in turn, one joint
+        move each drawn from a proposal ``q`` that favours the moves echoing the
+        percepts, kept if it reproduces them, weighted by ``p/q`` (``p``: uniform over
+        each other role's legal moves), then ``size`` children drawn in proportion to
+        their weights (systematic resampling). For uniformly random opponents this
+        weights the hypotheses as Bayes' rule does, whatever ``q`` is (q > 0 wherever
+        p > 0): in Monty Hall, the door the host had to leave closed survives twice as
+        often as the one he chose at random. If fewer than a quarter of ``size`` are
+        found, by searching each distinct hypothesis for any consistent joint move.
+        Percepts are not checked when ``seen`` is None (relaxed successors)."""
+        self._steps.clear()
+        if seen is not None:
+            exact = self._enumerate(move, seen)
+            if exact is not None:
+                return _resample(exact, self.size, self.rng) if exact else []
+        accepted: list[tuple[Hypothesis, float]] = []
         now = time.monotonic()
-        # rejection sampling gets at most 60% of the time: the search below must run
-        # when the percepts are too specific for random draws to hit them
+        # sampling gets at most 60% of the time: the search below must run when the
+        # percepts are too specific for random draws to hit them
         sampling_end = None if deadline is None else now + 0.6 * max(0.0, deadline - now)
         # parents in turn rather than drawn with replacement: a step every parent
         # survives keeps them all (a draw with replacement loses a third of 48 distinct
         # ones at each step); survivors are still in proportion to the percepts' likelihood
         parents = self.rng.sample(self.hypotheses, len(self.hypotheses))
+        proposals: dict = {}  # per distinct parent state: duplicates share legal moves
+        rankings: dict = {}  # a role's legal moves -> their echo ranking (see _Proposal)
+        wanted = _arguments(seen or ())
         for tries in range(self.size * _REJECTION_TRIES):
-            if len(out) >= self.size or (sampling_end is not None
-                                         and time.monotonic() > sampling_end):
+            if len(accepted) >= self.size or (sampling_end is not None
+                                              and time.monotonic() > sampling_end):
                 break
-            if tries == _FIRST_HIT_TRIES and not out:
+            if tries == _FIRST_HIT_TRIES and not accepted:
                 break  # the percepts are too specific for random draws: search instead
-
             hyp = parents[tries % len(parents)]
-            legal = self.game.legal(hyp.state)
-            if move in legal[self.role]:
-                joint = {r: self.rng.choice(legal[r]) for r in self.game.roles}
-                joint[self.role] = move
-                child = self._child(hyp, joint, seen)
-                if child is not None:
-                    out.append(child)
-        if len(out) >= self.size // 4:
-            return out
+            proposal = proposals.get(hyp.state)
+            if proposal is None:
+                proposal = proposals[hyp.state] = _Proposal(
+                    self._legal_unless_terminal(hyp.state), self.role, move, wanted,
+                    rankings, self.rng)
+            if not proposal.possible:
+                continue
+            joint, weight = proposal.draw(self.rng)
+            child = self._child(hyp, joint, seen)
+            if child is not None:
+                accepted.append((child, weight))
+        if len(accepted) >= self.size // 4:
+            return _resample(accepted, self.size, self.rng)
         # too few draws hit the percepts (a deal seen in part, a scan's coordinates): the
         # sample would collapse onto a handful of states, so it is topped up with distinct
         # consistent successors of every distinct hypothesis, found by search
+        out = [child for child, _ in accepted]
         parents = self._by_echo(_distinct(self.hypotheses), seen)
         per = max(1, (self.size - len(out)) // len(parents))
         known = {h.state for h in out}
@@ -143,25 +168,79 @@ class HypothesisTracker:
                 break
         return out[: self.size]
 
+    def _legal_unless_terminal(self, state: MatchState) -> dict[str, list[str]]:
+        """Each role's legal moves, none in a terminal state: a hypothesis in which the
+        match had ended cannot explain a further step (the legal rules of some games,
+        e.g. kriegTTT, still hold after a line is made)."""
+        if self.game.is_terminal(state):
+            return {r: [] for r in self.game.roles}
+        return self.game.legal(state)
+
+    def _enumerate(self, move: str, seen: tuple[str, ...]) -> list | None:
+        """Every consistent successor of every distinct hypothesis, weighted by its exact
+        probability (the parent's share of the hypotheses times ``p`` of the joint move),
+        when that takes at most ``size // 4`` engine steps; else None. Exact Bayes for the
+        step, without the sampling noise (Monty Hall: each host move once). Kept that
+        small because sampling steps each (state, joint move) it draws only once: when
+        the percepts name the move (a dice roll of 21), one step instead of all."""
+        counts: dict = {}
+        for hyp in self.hypotheses:
+            found = counts.get(hyp.state)
+            counts[hyp.state] = (hyp, 1) if found is None else (found[0], found[1] + 1)
+        plans, total = [], 0
+        for hyp, count in counts.values():
+            legal = self._legal_unless_terminal(hyp.state)
+            if move not in legal[self.role]:
+                continue
+            choices = [legal[r] if r != self.role else [move] for r in self.game.roles]
+            n = 1
+            for c in choices:
+                n *= len(c)
+            total += n
+            if total > self.size // 4:
+                return None
+            plans.append((hyp, count / n, choices))
+        out = []
+        for hyp, weight, choices in plans:
+            for combo in itertools.product(*choices):
+                child = self._child(hyp, dict(zip(self.game.roles, combo)), seen)
+                if child is not None:
+                    out.append((child, weight))
+        return out
+
     def _child(self, hyp: Hypothesis, joint: dict[str, str],
                seen: tuple[str, ...] | None) -> Hypothesis | None:
-        """The successor of ``hyp`` for ``joint``, or None if it contradicts ``seen``."""
-        nxt, percepts = self.game.step(hyp.state, joint)
-        if seen is not None and tuple(percepts[self.role]) != seen:
+        """The successor of ``hyp`` for ``joint``, or None if it contradicts ``seen``.
+        The engine's step is remembered per (state, joint move) until the next step
+        or search (duplicate hypotheses, and parents drawing the same echoing move)."""
+        key = (hyp.state, tuple(joint[r] for r in self.game.roles))
+        found = self._steps.get(key)
+        if found is None:
+            if len(self._steps) > 50_000:
+                self._steps.clear()
+            nxt, percepts = self.game.step(hyp.state, joint)
+            found = self._steps[key] = (nxt, {r: tuple(p) for r, p in percepts.items()})
+        nxt, percepts = found
+        if seen is not None and percepts[self.role] != seen:
             return None
-        records = {r: hyp.records[r] + ((joint[r], tuple(percepts[r])),) for r in self.game.roles}
+        records = {r: hyp.records[r] + ((joint[r], percepts[r]),) for r in self.game.roles}
         return Hypothesis(nxt, records)
 
     def _successors(self, hyp: Hypothesis, move: str, seen: tuple[str, ...] | None,
-                    limit: int, deadline: float | None) -> list[Hypothesis]:
-        """Up to ``limit`` distinct consistent successors of ``hyp`` for one step."""
+                    limit: int, deadline: float | None,
+                    hints: tuple[str, ...] = ()) -> list[Hypothesis]:
+        """Up to ``limit`` distinct consistent successors of ``hyp`` for one step, those
+        of joint moves that echo ``seen`` and ``hints`` (percepts of a later step) best
+        first."""
         legal = self.game.legal(hyp.state)
+        if seen is not None and self.game.is_terminal(hyp.state):
+            return []  # the match went on, so it had not ended
         if move not in legal[self.role]:
             if seen is not None:
                 return []
             move = self.rng.choice(legal[self.role])  # relaxed: any move of this role
         out, states = [], set()
-        for joint in self._joint_moves(legal, move, seen):
+        for joint in self._joint_moves(legal, move, (seen or ()) + hints):
             if deadline is not None and time.monotonic() > deadline:
                 break
             child = self._child(hyp, joint, seen)
@@ -203,6 +282,9 @@ class HypothesisTracker:
         if total <= _JOINT_TRIES:
             combos = list(itertools.product(*choices))
             self.rng.shuffle(combos)
+            wanted = _arguments(seen or ())
+            if wanted:  # the best echoes first (a stable sort keeps ties shuffled)
+                combos.sort(key=lambda c: -sum(_echo(w, m) for m in c for w in wanted))
         else:  # echoes of the percepts first (random order when none), random draws when
             # the percepts have no arguments to echo; each joint move once
             combos = itertools.islice(_unique(itertools.chain(
@@ -216,10 +298,23 @@ class HypothesisTracker:
 
     def _backtrack(self, deadline: float | None) -> list[Hypothesis]:
         """Randomized depth-first search over the record, from the consistent
-        hypotheses of the latest step that had any; if none of them can be continued (a
-        percept revealed something that all of them had sampled otherwise, e.g. a card
-        dealt face down long ago), from those of earlier steps, back to the initial state."""
-        for depth0 in sorted((k for k, level in enumerate(self.levels) if level), reverse=True):
+        hypotheses of one earlier step, children whose joint moves echo the step's
+        percepts and those of the step on which every hypothesis died best first.
+
+        Start steps, in turn: the latest step that had consistent hypotheses; then the
+        earliest step at which another role had a legal move echoing the fatal percepts
+        better than the move the hypotheses made there (a card dealt face down and shown
+        many steps later: the search from there tries the shown card first); then the
+        other steps, latest first, back to the initial state."""
+        starts = sorted((k for k, level in enumerate(self.levels) if level), reverse=True)
+        if not starts:
+            return []
+        fatal = self.record[starts[0]][1] if starts[0] < len(self.record) else ()
+        jump = self._echoed_choice(starts[0], fatal)
+        if jump is not None and jump in starts[1:]:
+            starts.remove(jump)
+            starts.insert(1, jump)
+        for depth0 in starts:
             found: list[Hypothesis] = []
             seen = self.record[depth0][1] if depth0 < len(self.record) else None
             level = self._by_echo(_distinct(self.levels[depth0]), seen)
@@ -232,11 +327,137 @@ class HypothesisTracker:
                     found.append(hyp)
                     continue
                 move, seen = self.record[depth]
-                children = self._successors(hyp, move, seen, _JOINT_TRIES, deadline)
-                stack.extend((child, depth + 1) for child in children)
+                children = self._successors(hyp, move, seen, _JOINT_TRIES, deadline,
+                                            fatal if depth < starts[0] else ())
+                stack.extend((child, depth + 1) for child in reversed(children))
             if found:
                 return found
         return []
+
+    def _echoed_choice(self, last: int, fatal: tuple[str, ...]) -> int | None:
+        """The earliest step before ``last`` at which a role other than this one had a
+        legal move that echoes the ``fatal`` percepts more than the move it made in the
+        hypotheses of step ``last`` (the first of them that had consistent hypotheses),
+        or None. Only an order for :meth:`_backtrack`."""
+        wanted = _arguments(fatal)
+        if not wanted or not self.levels[last]:
+            return None
+        made = self.levels[last][0].records
+
+        def score(m: str) -> int:
+            return sum(_echo(w, m) for w in wanted)
+
+        for k in range(last):
+            if not self.levels[k]:
+                continue
+            legal = self.game.legal(self.levels[k][0].state)
+            for r, moves in legal.items():
+                if r == self.role or len(moves) < 2 or k >= len(made[r]):
+                    continue
+                if max(map(score, moves)) > score(made[r][k][0]):
+                    return k
+        return None
+
+
+class _Proposal:
+    """How one parent state's joint moves are proposed in :meth:`HypothesisTracker._advance`,
+    and the importance weight of each.
+
+    This role's move is fixed and so is every role's only legal move; each other role
+    ``r`` with ``n_r`` legal moves has the target distribution of the opponent model,
+    ``p(m) = 1/n_r`` (GDL-II's ``random``; other players assumed alike). A joint move is
+    drawn from the mixture ``q = s * p + (1 - s) * e`` (``s`` = ``_UNIFORM_SHARE``) where
+    ``e`` draws each role's move independently: with probability ``t`` (``_TOP_SHARE``)
+    uniformly among the moves with the role's best echo score of the percepts
+    (:func:`_echo_order`'s score), else at rank ``floor(n_r * u**3)`` of the moves sorted
+    by that score (ties in a random order fixed per step), so ``e_r(rank k) = t [k < top]
+    / top + (1 - t) (((k+1)/n_r)**(1/3) - (k/n_r)**(1/3))``. A role none of whose moves echo, or a step
+    whose percepts have no arguments, has ``e_r = p_r``. The weight of a joint move is
+    ``p/q = 1 / (s + (1 - s) * prod_r e_r(m_r) * n_r)``; it is 1 for every draw when no
+    move echoes (plain rejection sampling). When the percepts name the other roles'
+    moves (``(did ?role ?move)``), the joint move they name is drawn about a third of
+    the time or more, instead of once in the product of the roles' move counts."""
+
+    def __init__(self, legal: dict[str, list[str]], role: str, move: str,
+                 wanted: list[tuple[str, ...]], rankings: dict, rng: random.Random) -> None:
+        """``rankings``: remembered per tuple of moves for one step's ``wanted``
+        (parents often share a role's legal moves, e.g. thousands of deals)."""
+        self.possible = move in legal[role]
+        self.joint = {r: moves[0] for r, moves in legal.items() if len(moves) == 1}
+        self.joint[role] = move
+        self.choosers = [(r, moves) for r, moves in legal.items()
+                         if r != role and len(moves) > 1]
+        # per chooser: None (uniform) or (moves best echo first, how many share the best
+        # score, {move: rank})
+        self.ranked: list = [None] * len(self.choosers)
+        self.echoes = False
+        if not (self.possible and wanted):
+            return
+        for i, (_, moves) in enumerate(self.choosers):
+            key = tuple(moves)
+            if key not in rankings:
+                rankings[key] = _ranking(moves, wanted, rng)
+            self.ranked[i] = rankings[key]
+        self.echoes = any(r is not None for r in self.ranked)
+
+    def draw(self, rng: random.Random) -> tuple[dict[str, str], float]:
+        """A joint move drawn from ``q`` and its weight ``p/q``."""
+        joint = dict(self.joint)
+        if not self.echoes:
+            for r, moves in self.choosers:
+                joint[r] = rng.choice(moves)
+            return joint, 1.0
+        uniform = rng.random() < _UNIFORM_SHARE
+        ratio = 1.0  # e(joint) / p(joint)
+        for (r, moves), ranked in zip(self.choosers, self.ranked):
+            if ranked is None:
+                joint[r] = rng.choice(moves)
+                continue
+            order, top, rank_of = ranked
+            n = len(order)
+            if uniform:
+                m = joint[r] = rng.choice(moves)
+                k = rank_of[m]
+            else:
+                k = (rng.randrange(top) if rng.random() < _TOP_SHARE
+                     else int(n * rng.random() ** 3))
+                joint[r] = order[k]
+            e = (_TOP_SHARE / top if k < top else 0.0) + (1.0 - _TOP_SHARE) * (
+                ((k + 1) / n) ** (1 / 3) - (k / n) ** (1 / 3))
+            ratio *= e * n
+        return joint, 1.0 / (_UNIFORM_SHARE + (1.0 - _UNIFORM_SHARE) * ratio)
+
+
+def _ranking(moves: list[str], wanted: list[tuple[str, ...]], rng: random.Random):
+    """None when no move echoes ``wanted``, else (the moves best echo first, ties in
+    random order; how many share the best score; {move: rank})."""
+    score = [sum(_echo(w, m) for w in wanted) for m in moves]
+    best = max(score)
+    if best == 0:
+        return None
+    order = sorted(range(len(moves)), key=lambda j: (-score[j], rng.random()))
+    ranked = [moves[j] for j in order]
+    return ranked, score.count(best), {m: k for k, m in enumerate(ranked)}
+
+
+def _resample(weighted: list[tuple[Hypothesis, float]], size: int,
+              rng: random.Random) -> list[Hypothesis]:
+    """``size`` of the hypotheses drawn in proportion to their weights, by systematic
+    resampling (one uniform offset, evenly spaced: each is kept ``floor`` or ``ceil`` of
+    its expected count; with equal weights and ``size`` of them, each exactly once)."""
+    total = sum(w for _, w in weighted)
+    stride = total / size
+    point = rng.random() * stride
+    out: list[Hypothesis] = []
+    acc = 0.0
+    for hyp, w in weighted:
+        acc += w
+        while point < acc and len(out) < size:
+            out.append(hyp)
+            point += stride
+    while len(out) < size:  # rounding at the end of the sum
+        out.append(weighted[-1][0])
+    return out
 
 
 def _unique(items):
