@@ -13,8 +13,8 @@ the other roles (and nature) drawn from a proposal that favours moves echoing th
 (:class:`_Proposal`), kept when it reproduces the player's percepts and weighted by how
 much likelier the opponent model makes it than the proposal did. Either way the next set
 is drawn from the kept ones in proportion to their weights; a terminal hypothesis has no
-successor (the record going on shows that the match had not ended). When every hypothesis dies it searches again, depth first
-with backtracking (seed 003 §17.7), from the last step at which it had consistent
+successor (the record going on shows that the match had not ended). When every hypothesis
+dies it searches again, depth first with backtracking (seed 003 §17.7), from the last step at which it had consistent
 hypotheses, then from the step whose choice the fatal percepts echo, then earlier ones;
 until that succeeds it carries on with approximate ones (see :class:`HypothesisTracker`).
 Other roles are assumed to choose uniformly at random, as GDL-II's ``random`` role does;
@@ -371,8 +371,8 @@ class _Proposal:
     uniformly among the moves with the role's best echo score of the percepts
     (:func:`_echo_order`'s score), else at rank ``floor(n_r * u**3)`` of the moves sorted
     by that score (ties in a random order fixed per step), so ``e_r(rank k) = t [k < top]
-    / top + (1 - t) (((k+1)/n_r)**(1/3) - (k/n_r)**(1/3))``. A role none of whose moves echo, or a step
-    whose percepts have no arguments, has ``e_r = p_r``. The weight of a joint move is
+    / top + (1 - t) (((k+1)/n_r)**(1/3) - (k/n_r)**(1/3))``. A role none of whose moves
+    echo, or a step whose percepts have no arguments, has ``e_r = p_r``. The weight of a joint move is
     ``p/q = 1 / (s + (1 - s) * prod_r e_r(m_r) * n_r)``; it is 1 for every draw when no
     move echoes (plain rejection sampling). When the percepts name the other roles'
     moves (``(did ?role ?move)``), the joint move they name is drawn about a third of
@@ -493,8 +493,8 @@ def _echo_order(choices: list[list[str]], seen: tuple[str, ...], rng: random.Ran
     contiguously among the move's tokens (a percept may add the role's name, as
     ``(position admiral 2 4 1 4)`` for ``(setup 2 4 1 4 ...)``); each role's moves are
     ranked by score (ties in random order); the joint moves are the best-ranked moves
-    together, then draws biased towards the best ranks. Only a proposal order: every joint move is still checked
-    by stepping the game; endless when there are percepts with arguments, else empty."""
+    together, then draws biased towards the best ranks. Only a proposal order: every joint
+    move is still checked by stepping the game; endless when there are percepts with arguments, else empty."""
     wanted = _arguments(seen)
     if not wanted:
         return
