@@ -14,9 +14,9 @@ the other roles (and nature) drawn from a proposal that favours moves echoing th
 much likelier the opponent model makes it than the proposal did. Either way the next set
 is drawn from the kept ones in proportion to their weights; a terminal hypothesis has no
 successor (the record going on shows that the match had not ended). When every hypothesis
-dies it searches again, depth first with backtracking (seed 003 §17.7), from the last step at which it had consistent
-hypotheses, then from the step whose choice the fatal percepts echo, then earlier ones;
-until that succeeds it carries on with approximate ones (see :class:`HypothesisTracker`).
+dies it searches again, depth first with backtracking (seed 003 §17.7), from the last
+step at which it had consistent hypotheses, then from the step whose choice the fatal
+percepts echo, then earlier ones; until that succeeds it carries on with approximate ones (see :class:`HypothesisTracker`).
 Other roles are assumed to choose uniformly at random, as GDL-II's ``random`` role does;
 under that model the weighted draw follows Bayes' rule (self-normalized importance
 sampling: its distribution tends to the posterior as the number of draws grows), but the
