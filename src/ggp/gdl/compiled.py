@@ -26,6 +26,7 @@ from collections import defaultdict
 from typing import Callable, Iterable
 
 from ggp.core.errors import ModelError
+from ggp.gdl.demand import transform as demand_transform
 from ggp.gdl.program import atom_of, dependencies, normalize, reachable, strata
 from ggp.gdl.terms import Rule, Var, key_of
 
@@ -51,9 +52,16 @@ class CompiledReasoner:
     why_not_grounded: str | None = None
     engine_speeds: dict[str, float] | None = None  # set by make_reasoner's race
     semi_naive = False  # recursive strata: re-run every rule each round (see _run_semi_naive)
+    demand = True  # evaluate only the demanded facts of relations (ggp.gdl.demand)
 
-    def __init__(self, rules: list[Rule], cache_size: int = 512) -> None:
+    def __init__(self, rules: list[Rule], cache_size: int = 512,
+                 demand: bool | None = None) -> None:
         self.rules = normalize(rules)
+        if demand is not None:
+            self.demand = demand
+        self.demanded: dict = {}  # relation -> the argument positions its demand binds
+        if self.demand:
+            self.rules, self.demanded = demand_transform(self.rules)
         self.roles: list[str] = list(dict.fromkeys(
             r.head[1] for r in rules if key_of(r.head) == "role/1" and not r.body))
         self._role_index = {r: i for i, r in enumerate(self.roles)}

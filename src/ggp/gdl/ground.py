@@ -232,6 +232,7 @@ class _Budgeted(CompiledReasoner):
     moves, and re-running every rule each round made grounding quadratic in that."""
 
     semi_naive = True
+    demand = False  # grounding needs every relation complete
 
     def __init__(self, rules: list[Rule], deadline: "_Deadline") -> None:
         self.deadline = deadline

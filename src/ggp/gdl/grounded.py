@@ -129,8 +129,11 @@ def measure_speeds(engines: dict, seconds: float, seed: int = 0) -> dict[str, fl
     extrapolated to the horizon as a power of the steps (the exponent from the race's two
     halves: near 0 when the moves repeat, 1 when every step meets a new one; at most the
     number of joint moves the ground program allows), and the generation cost is spread
-    over the horizon."""
-    runs = {name: _Playouts(reasoner, seed) for name, reasoner in engines.items()}
+    over the horizon.
+
+    An engine that has used ``seconds`` (a single step can take longer than a slice) plays
+    no more slices: the race costs at most one step more than ``seconds`` per engine."""
+    runs = {name: _Playouts(reasoner, seed, seconds) for name, reasoner in engines.items()}
     for i in range(_RACE_SLICES):
         for run in runs.values():
             run.play(seconds / _RACE_SLICES)
@@ -142,8 +145,9 @@ def measure_speeds(engines: dict, seconds: float, seed: int = 0) -> dict[str, fl
 class _Playouts:
     """Random playouts of one engine that can stop after any step and go on later."""
 
-    def __init__(self, reasoner, seed: int) -> None:
+    def __init__(self, reasoner, seed: int, total: float = math.inf) -> None:
         self.reasoner = reasoner
+        self.total = total  # CPU seconds after which play() does nothing
         self.rng = random.Random(seed)
         self.state = None
         self.steps = 0
@@ -154,7 +158,7 @@ class _Playouts:
         self.half = (0, 0)  # (steps, gens) when half the budget was spent
 
     def play(self, budget: float) -> None:
-        if self.failed:
+        if self.failed or self.cpu >= self.total:
             return
         r, rng = self.reasoner, self.rng
         start = time.thread_time()
