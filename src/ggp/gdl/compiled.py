@@ -2,8 +2,11 @@
 
 How it works:
 
-1. The rules are normalized (``or`` expanded, see :func:`ggp.gdl.program.normalize`) and
-   split into strongly connected components of the dependency graph (strata).
+1. The rules are normalized (``or`` expanded, see :func:`ggp.gdl.program.normalize`),
+   given demand where callers always bind some arguments of a state-dependent relation
+   (:mod:`ggp.gdl.demand`: such a relation is computed only for the argument values its
+   uses ask for; ``demand=False`` turns it off, grounding does) and split into strongly
+   connected components of the dependency graph (strata).
 2. Relations that depend on neither ``true`` nor ``does`` are *static*: they are computed
    once, and so are the hash indexes the rules use on them.
 3. Each rule becomes one generated Python function: nested ``for`` loops over hash-index
@@ -51,7 +54,7 @@ class CompiledReasoner:
     engine = "compiled"
     why_not_grounded: str | None = None
     engine_speeds: dict[str, float] | None = None  # set by make_reasoner's race
-    semi_naive = False  # recursive strata: re-run every rule each round (see _run_semi_naive)
+    semi_naive = True  # recursive strata: join only with the facts new in the last round
     demand = True  # evaluate only the demanded facts of relations (ggp.gdl.demand)
 
     def __init__(self, rules: list[Rule], cache_size: int = 512,
@@ -201,14 +204,18 @@ class CompiledReasoner:
         if compiled is None:
             comp = self._strata[i]
             recursive = len(comp) > 1 or any(k in self._graph.get(k, ()) for k in comp)
-            if recursive and self.semi_naive:
+            # a static stratum is evaluated once, at load: semi-naively, as a deep
+            # recursion (succ chains of 200 numbers: "greater") re-run every rule each
+            # round costs rounds x facts
+            semi = recursive and (self.semi_naive or not set(comp) & self._dynamic)
+            if semi:
                 funcs = self._semi_naive_funcs(comp)
             else:
                 funcs = [(key_of(r.head), self._compile(r, set(comp)))
                          for k in comp for r in self._by_head[k]]
-            compiled = self._compiled[i] = (comp, funcs, recursive)
-        comp, funcs, recursive = compiled
-        if recursive and self.semi_naive:
+            compiled = self._compiled[i] = (comp, funcs, recursive, semi)
+        comp, funcs, recursive, semi = compiled
+        if semi:
             self._run_semi_naive(comp, funcs, ctx)
             return
         rel = ctx.rel
