@@ -178,3 +178,52 @@ def test_deep_static_recursion_is_evaluated_semi_naively():
     assert r._static["greater/2"] == plain._static["greater/2"]
     assert r._static["greater/2"] == {(str(a), str(b)) for a in range(151) for b in range(a)}
     assert playouts(r, 0, 200) == playouts(plain, 0, 200)
+
+
+BIG_STATIC = """
+(role a)
+(v 1) (v 2) (v 3) (v 4) (v 5) (v 6) (v 7) (v 8)
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5)
+(<= (spread ?a ?b ?c ?d ?e ?f) (v ?a) (v ?b) (v ?c) (v ?d) (v ?e) (v ?f) (distinct ?a ?b)
+    (distinct ?e ?f))
+(<= (ok ?x ?b ?c ?d ?e ?f) (spread ?x ?b ?c ?d ?e ?f))
+(init (at 1 2 3 4 5 6)) (init (n 0))
+(<= (legal a (go ?x)) (v ?x) (true (at ?y ?b ?c ?d ?e ?f)) (ok ?x ?b ?c ?d ?e ?f))
+(<= (next (at ?x ?y ?c ?d ?e ?f)) (does a (go ?x)) (true (at ?y ?b ?c ?d ?e ?f)))
+(<= (next (n ?m)) (true (n ?k)) (succ ?k ?m))
+(<= terminal (true (n 5)))
+(<= (goal a 100) (true (at 1 ?b ?c ?d ?e ?f)))
+(<= (goal a 0) (not (true (at 1 ?b ?c ?d ?e ?f))))
+"""
+
+
+def test_a_static_relation_too_big_for_the_load_gets_demand(monkeypatch):
+    """"spread" is static, 8^6 tuples, and only ever used (through the static "ok") with
+    all arguments bound: past its time at load (STATIC_SECONDS, made tiny here) it is
+    abandoned and, with its static callers, given demand; the answers are the same as
+    computing it completely."""
+    import ggp.gdl.compiled as compiled
+
+    monkeypatch.setattr(compiled, "STATIC_SECONDS", 0.0)
+    monkeypatch.setattr(compiled, "_TICK_EVERY", 10)
+    rules = parse_kif(BIG_STATIC).rules
+    r = CompiledReasoner(rules)
+    assert r.demanded["spread/6"] == (0, 1, 2, 3, 4, 5)
+    assert r.demanded["ok/6"] == (0, 1, 2, 3, 4, 5)
+    assert "spread/6" not in r._static
+    full = CompiledReasoner(rules, demand=False)
+    assert len(full._static["spread/6"]) == 8 ** 4 * 7 * 7
+    for seed in range(3):
+        assert playouts(r, seed) == playouts(full, seed)
+
+
+def test_grounding_stops_inside_a_long_rule():
+    """The grounder's deadline is checked inside rule evaluation, not only between rules:
+    one rule over 8^6 tuples no longer runs to its end."""
+    from ggp.gdl.ground import GroundingLimits, NotGroundable, ground
+
+    rules = parse_kif(BIG_STATIC).rules
+    started = time.thread_time()
+    with pytest.raises(NotGroundable, match="in time"):
+        ground(rules, GroundingLimits(seconds=0.01))
+    assert time.thread_time() - started < 0.5

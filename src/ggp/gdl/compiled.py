@@ -25,6 +25,8 @@ cost per state is proportional to the work the rules describe for that state.
 
 from __future__ import annotations
 
+import math
+import time
 from collections import defaultdict
 from typing import Callable, Iterable
 
@@ -40,6 +42,20 @@ _INPUTS = ("true/1", "does/2")
 _EMPTY: tuple = ()
 _NEW = "$new"  # suffix of the relations holding a semi-naive round's new facts
 _MAX_ROUNDS = 2_000  # fixpoint rounds of one recursive stratum before giving up
+# CPU seconds a static stratum may take at load before its relations are given demand
+# (sudoku's "exactlyFirst" over 9^9 argument tuples, used only with bound arguments)
+STATIC_SECONDS = 1.0
+_TICK_EVERY = 20_000  # loop iterations of a static rule between two deadline checks
+_QUERIES = frozenset({"legal/2", "next/1", "terminal/0", "goal/2", "sees/2", "init/1",
+                      "role/1", "base/1", "input/2", "percept/2"})
+
+
+class _StaticTooBig(Exception):
+    """A static stratum ran past STATIC_SECONDS at load."""
+
+    def __init__(self, relations) -> None:
+        super().__init__()
+        self.relations = relations
 
 
 class CompiledReasoner:
@@ -59,15 +75,28 @@ class CompiledReasoner:
 
     def __init__(self, rules: list[Rule], cache_size: int = 512,
                  demand: bool | None = None) -> None:
-        self.rules = normalize(rules)
         if demand is not None:
             self.demand = demand
-        self.demanded: dict = {}  # relation -> the argument positions its demand binds
-        if self.demand:
-            self.rules, self.demanded = demand_transform(self.rules)
         self.roles: list[str] = list(dict.fromkeys(
             r.head[1] for r in rules if key_of(r.head) == "role/1" and not r.body))
         self._role_index = {r: i for i, r in enumerate(self.roles)}
+        self._cache_size = cache_size
+        # static relations that were too big to compute completely at load: they get
+        # demand too (computed per state for the arguments asked), when their uses allow
+        big: set = set()
+        while True:
+            try:
+                self._build(normalize(rules), big)
+                return
+            except _StaticTooBig as exc:
+                # only a watched stratum raises, and it has relations not yet in big
+                big |= set(exc.relations)
+
+    def _build(self, rules: list[Rule], big: set) -> None:
+        self.rules = rules
+        self.demanded: dict = {}  # relation -> the argument positions its demand binds
+        if self.demand:
+            self.rules, self.demanded = demand_transform(rules, big)
         graph = dependencies(self.rules)
         self._graph = graph
         self._by_head: dict[str, list[Rule]] = defaultdict(list)
@@ -80,7 +109,6 @@ class CompiledReasoner:
         self._strata = [c for c in strata(graph) if any(k in self._by_head for k in c)]
         self._stratum_of = {k: i for i, c in enumerate(self._strata) for k in c}
         self._cache: dict = {}
-        self._cache_size = cache_size
         self._does_strata = {i for i, c in enumerate(self._strata)
                              if "does/2" in reachable(graph, set(c))}
         self._index_specs: dict = {}
@@ -94,7 +122,22 @@ class CompiledReasoner:
         static_ctx = _Context(self._static, {})
         for i, comp in enumerate(self._strata):
             if not set(comp) & self._dynamic and set(comp) & needed:
-                self._run_stratum(i, static_ctx)
+                # a stratum over the budget is abandoned if demand could restrict it
+                # (a relation that is not yet demand-driven and is a candidate)
+                watch = self.demand and bool(set(comp) - big - set(self.demanded)
+                                             - _QUERIES)
+                self._static_deadline = (time.thread_time() + STATIC_SECONDS
+                                         if watch else math.inf)
+                try:
+                    self._run_stratum(i, static_ctx)
+                except _StaticTooBig:
+                    raise _StaticTooBig(set(comp) - _QUERIES) from None
+        self._static_deadline = math.inf
+
+    def _tick(self) -> None:
+        """Called every few thousand loop iterations of a static rule (at load)."""
+        if time.thread_time() > self._static_deadline:
+            raise _StaticTooBig(())
 
     # ------------------------------------------------------------------ queries
     def encode(self, fluents) -> State:
@@ -429,6 +472,9 @@ class _RuleCompiler:
         self.consts: dict = {}
         self.lines: list[str] = []
         self.prelude: list[str] = []
+        # static rules run once, at load: their loops count iterations and call the
+        # owner's _tick now and then (a deadline)
+        self.ticking = key_of(rule.head) not in owner._dynamic
 
     def var(self, v: Var) -> str:
         if v not in self.names:
@@ -490,10 +536,14 @@ class _RuleCompiler:
         ind = "    " * depth
         emit(f"{ind}app({self.args_expr(self.rule.head)})")
         src = ["def rule(rel, index):", "    out = []", "    app = out.append"]
+        if self.ticking:
+            src.append("    n = 0")
         src += self.prelude + self.lines + ["    return out"]
         text = "\n".join(src) + "\n"
         ns = dict(self.consts)
         ns["_E"] = _EMPTY
+        if self.ticking:
+            ns["_tick"] = self.owner._tick
         exec(compile(text, f"<gdl-rule {self.rule.loc.line}:{self.rule.loc.col}>", "exec"), ns)  # noqa: S102
         fn = ns["rule"]
         fn.source = text  # kept for debugging and the docs
@@ -589,6 +639,9 @@ class _RuleCompiler:
             emit(f"{ind}for {fact} in {name}:")
         depth += 1
         ind = "    " * depth
+        if self.ticking:  # a static rule can run for minutes: let the owner stop it
+            emit(f"{ind}n += 1")
+            emit(f"{ind}if n >= {_TICK_EVERY}: n = 0; _tick()")
         local: dict = {}
         self._bind(pattern, fact, bound, local, ind)
         bound.update(local)

@@ -43,13 +43,24 @@ def demand_name(key: str) -> str:
     return key.rsplit("/", 1)[0] + SUFFIX
 
 
-def transform(rules: list[Rule]) -> tuple[list[Rule], dict[str, tuple[int, ...]]]:
+def transform(rules: list[Rule], big: set = frozenset()
+              ) -> tuple[list[Rule], dict[str, tuple[int, ...]]]:
     """The rules with demand added, and the bound positions of each demanded relation
-    (empty when nothing is worth demanding: the rules come back unchanged)."""
+    (empty when nothing is worth demanding: the rules come back unchanged).
+
+    Static relations are computed once and completely, so they get no demand, except
+    those in ``big``: too big to compute at load (the compiled reasoner finds them by
+    their time, :data:`ggp.gdl.compiled.STATIC_SECONDS`) and the static relations that
+    use them; they are then computed for the demanded arguments only (per state if the
+    demand depends on it)."""
     graph = dependencies(rules)
     dynamic = {k for k in graph if reachable(graph, {k}) & {"true/1", "does/2"}}
     heads = {key_of(r.head) for r in rules}
-    candidates = {k for k in dynamic & heads if k not in _ROOTS and not k.endswith("/0")}
+    # with the big relations, the static relations using them: demand reaches a big
+    # relation through its callers
+    reach_big = {k for k in graph if reachable(graph, {k}) & set(big)} if big else set()
+    candidates = {k for k in (dynamic | reach_big) & heads
+                  if k not in _ROOTS and not k.endswith("/0")}
     if not candidates:
         return rules, {}
     reach = _Reach(graph)

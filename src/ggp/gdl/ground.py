@@ -238,6 +238,11 @@ class _Budgeted(CompiledReasoner):
         self.deadline = deadline
         super().__init__(rules)
 
+    def _tick(self) -> None:
+        """Inside a long rule evaluation (every few thousand loop iterations)."""
+        if self.deadline.passed():
+            raise NotGroundable("the possibly-true atoms were not found in time")
+
     def _compile(self, rule, same_stratum):
         fn = super()._compile(rule, same_stratum)
         deadline = self.deadline
