@@ -2,8 +2,11 @@
 
 How it works:
 
-1. The rules are normalized (``or`` expanded, see :func:`ggp.gdl.program.normalize`) and
-   split into strongly connected components of the dependency graph (strata).
+1. The rules are normalized (``or`` expanded, see :func:`ggp.gdl.program.normalize`),
+   given demand where callers always bind some arguments of a state-dependent relation
+   (:mod:`ggp.gdl.demand`: such a relation is computed only for the argument values its
+   uses ask for; ``demand=False`` turns it off, grounding does) and split into strongly
+   connected components of the dependency graph (strata).
 2. Relations that depend on neither ``true`` nor ``does`` are *static*: they are computed
    once, and so are the hash indexes the rules use on them.
 3. Each rule becomes one generated Python function: nested ``for`` loops over hash-index
@@ -22,10 +25,13 @@ cost per state is proportional to the work the rules describe for that state.
 
 from __future__ import annotations
 
+import math
+import time
 from collections import defaultdict
 from typing import Callable, Iterable
 
 from ggp.core.errors import ModelError
+from ggp.gdl.demand import transform as demand_transform
 from ggp.gdl.program import atom_of, dependencies, normalize, reachable, strata
 from ggp.gdl.terms import Rule, Var, key_of
 
@@ -36,6 +42,20 @@ _INPUTS = ("true/1", "does/2")
 _EMPTY: tuple = ()
 _NEW = "$new"  # suffix of the relations holding a semi-naive round's new facts
 _MAX_ROUNDS = 2_000  # fixpoint rounds of one recursive stratum before giving up
+# CPU seconds a static stratum may take at load before its relations are given demand
+# (sudoku's "exactlyFirst" over 9^9 argument tuples, used only with bound arguments)
+STATIC_SECONDS = 1.0
+_TICK_EVERY = 20_000  # loop iterations of a static rule between two deadline checks
+_QUERIES = frozenset({"legal/2", "next/1", "terminal/0", "goal/2", "sees/2", "init/1",
+                      "role/1", "base/1", "input/2", "percept/2"})
+
+
+class _StaticTooBig(Exception):
+    """A static stratum ran past STATIC_SECONDS at load."""
+
+    def __init__(self, relations) -> None:
+        super().__init__()
+        self.relations = relations
 
 
 class CompiledReasoner:
@@ -50,13 +70,33 @@ class CompiledReasoner:
     engine = "compiled"
     why_not_grounded: str | None = None
     engine_speeds: dict[str, float] | None = None  # set by make_reasoner's race
-    semi_naive = False  # recursive strata: re-run every rule each round (see _run_semi_naive)
+    semi_naive = True  # recursive strata: join only with the facts new in the last round
+    demand = True  # evaluate only the demanded facts of relations (ggp.gdl.demand)
 
-    def __init__(self, rules: list[Rule], cache_size: int = 512) -> None:
-        self.rules = normalize(rules)
+    def __init__(self, rules: list[Rule], cache_size: int = 512,
+                 demand: bool | None = None) -> None:
+        if demand is not None:
+            self.demand = demand
         self.roles: list[str] = list(dict.fromkeys(
             r.head[1] for r in rules if key_of(r.head) == "role/1" and not r.body))
         self._role_index = {r: i for i, r in enumerate(self.roles)}
+        self._cache_size = cache_size
+        # static relations that were too big to compute completely at load: they get
+        # demand too (computed per state for the arguments asked), when their uses allow
+        big: set = set()
+        while True:
+            try:
+                self._build(normalize(rules), big)
+                return
+            except _StaticTooBig as exc:
+                # only a watched stratum raises, and it has relations not yet in big
+                big |= set(exc.relations)
+
+    def _build(self, rules: list[Rule], big: set) -> None:
+        self.rules = rules
+        self.demanded: dict = {}  # relation -> the argument positions its demand binds
+        if self.demand:
+            self.rules, self.demanded = demand_transform(rules, big)
         graph = dependencies(self.rules)
         self._graph = graph
         self._by_head: dict[str, list[Rule]] = defaultdict(list)
@@ -69,7 +109,6 @@ class CompiledReasoner:
         self._strata = [c for c in strata(graph) if any(k in self._by_head for k in c)]
         self._stratum_of = {k: i for i, c in enumerate(self._strata) for k in c}
         self._cache: dict = {}
-        self._cache_size = cache_size
         self._does_strata = {i for i, c in enumerate(self._strata)
                              if "does/2" in reachable(graph, set(c))}
         self._index_specs: dict = {}
@@ -83,7 +122,22 @@ class CompiledReasoner:
         static_ctx = _Context(self._static, {})
         for i, comp in enumerate(self._strata):
             if not set(comp) & self._dynamic and set(comp) & needed:
-                self._run_stratum(i, static_ctx)
+                # a stratum over the budget is abandoned if demand could restrict it
+                # (a relation that is not yet demand-driven and is a candidate)
+                watch = self.demand and bool(set(comp) - big - set(self.demanded)
+                                             - _QUERIES)
+                self._static_deadline = (time.thread_time() + STATIC_SECONDS
+                                         if watch else math.inf)
+                try:
+                    self._run_stratum(i, static_ctx)
+                except _StaticTooBig:
+                    raise _StaticTooBig(set(comp) - _QUERIES) from None
+        self._static_deadline = math.inf
+
+    def _tick(self) -> None:
+        """Called every few thousand loop iterations of a static rule (at load)."""
+        if time.thread_time() > self._static_deadline:
+            raise _StaticTooBig(())
 
     # ------------------------------------------------------------------ queries
     def encode(self, fluents) -> State:
@@ -193,14 +247,18 @@ class CompiledReasoner:
         if compiled is None:
             comp = self._strata[i]
             recursive = len(comp) > 1 or any(k in self._graph.get(k, ()) for k in comp)
-            if recursive and self.semi_naive:
+            # a static stratum is evaluated once, at load: semi-naively, as a deep
+            # recursion (succ chains of 200 numbers: "greater") re-run every rule each
+            # round costs rounds x facts
+            semi = recursive and (self.semi_naive or not set(comp) & self._dynamic)
+            if semi:
                 funcs = self._semi_naive_funcs(comp)
             else:
                 funcs = [(key_of(r.head), self._compile(r, set(comp)))
                          for k in comp for r in self._by_head[k]]
-            compiled = self._compiled[i] = (comp, funcs, recursive)
-        comp, funcs, recursive = compiled
-        if recursive and self.semi_naive:
+            compiled = self._compiled[i] = (comp, funcs, recursive, semi)
+        comp, funcs, recursive, semi = compiled
+        if semi:
             self._run_semi_naive(comp, funcs, ctx)
             return
         rel = ctx.rel
@@ -414,6 +472,9 @@ class _RuleCompiler:
         self.consts: dict = {}
         self.lines: list[str] = []
         self.prelude: list[str] = []
+        # static rules run once, at load: their loops count iterations and call the
+        # owner's _tick now and then (a deadline)
+        self.ticking = key_of(rule.head) not in owner._dynamic
 
     def var(self, v: Var) -> str:
         if v not in self.names:
@@ -475,10 +536,14 @@ class _RuleCompiler:
         ind = "    " * depth
         emit(f"{ind}app({self.args_expr(self.rule.head)})")
         src = ["def rule(rel, index):", "    out = []", "    app = out.append"]
+        if self.ticking:
+            src.append("    n = 0")
         src += self.prelude + self.lines + ["    return out"]
         text = "\n".join(src) + "\n"
         ns = dict(self.consts)
         ns["_E"] = _EMPTY
+        if self.ticking:
+            ns["_tick"] = self.owner._tick
         exec(compile(text, f"<gdl-rule {self.rule.loc.line}:{self.rule.loc.col}>", "exec"), ns)  # noqa: S102
         fn = ns["rule"]
         fn.source = text  # kept for debugging and the docs
@@ -574,6 +639,9 @@ class _RuleCompiler:
             emit(f"{ind}for {fact} in {name}:")
         depth += 1
         ind = "    " * depth
+        if self.ticking:  # a static rule can run for minutes: let the owner stop it
+            emit(f"{ind}n += 1")
+            emit(f"{ind}if n >= {_TICK_EVERY}: n = 0; _tick()")
         local: dict = {}
         self._bind(pattern, fact, bound, local, ind)
         bound.update(local)

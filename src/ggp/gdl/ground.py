@@ -232,10 +232,16 @@ class _Budgeted(CompiledReasoner):
     moves, and re-running every rule each round made grounding quadratic in that."""
 
     semi_naive = True
+    demand = False  # grounding needs every relation complete
 
     def __init__(self, rules: list[Rule], deadline: "_Deadline") -> None:
         self.deadline = deadline
         super().__init__(rules)
+
+    def _tick(self) -> None:
+        """Inside a long rule evaluation (every few thousand loop iterations)."""
+        if self.deadline.passed():
+            raise NotGroundable("the possibly-true atoms were not found in time")
 
     def _compile(self, rule, same_stratum):
         fn = super()._compile(rule, same_stratum)

@@ -134,7 +134,11 @@ def measure_speeds(engines: dict, seconds: float, seed: int = 0) -> dict[str, fl
     seen in a short race was tried and misjudged both ways: early steps meet new joint
     moves all the time (chineseCheckers4, breakthrough, amazons were given the compiled
     engine while the grounded one was 2-9x faster over 12 s), and the count of joint moves
-    a match meets is not predictable from 0.25 s."""
+    a match meets is not predictable from 0.25 s.
+
+    An engine that has used its share of ``seconds`` plays no more in a slice (a single
+    step can take longer than a slice): the race costs at most one step more than
+    ``seconds`` per engine."""
     runs = {name: _Playouts(reasoner, seed) for name, reasoner in engines.items()}
     for run in runs.values():
         run.warm_up()
