@@ -30,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from ggp.core.errors import GGPError
 from ggp.gdl.adapter import load_gdl_model
 from ggp.gdl.compiled import CompiledReasoner
 from ggp.gdl.ground import NotGroundable
@@ -178,6 +179,11 @@ def main() -> None:
     print(header)
     for game in args.games:
         path = game_file(args.corpus, game)
+        try:
+            load_gdl_model(path, engine="compiled")  # validates the description
+        except GGPError as exc:
+            print(f"{game:<14}does not load: {exc}", flush=True)
+            continue
         rules = parse_kif(path.read_text()).rules
         t0 = time.perf_counter()
         try:
