@@ -182,7 +182,7 @@ def main() -> None:
         try:
             load_gdl_model(path, engine="compiled")  # validates the description
         except GGPError as exc:
-            print(f"{game:<14}does not load: {exc}", flush=True)
+            print(f"{game:<14} does not load: {exc}", flush=True)
             continue
         rules = parse_kif(path.read_text()).rules
         t0 = time.perf_counter()
