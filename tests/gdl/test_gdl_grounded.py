@@ -10,7 +10,7 @@ from ggp.core.errors import ModelError
 from ggp.gdl.adapter import load_gdl_model, load_gdl_text
 from ggp.gdl.compiled import CompiledReasoner
 from ggp.gdl.ground import GroundingLimits, NotGroundable, ground
-from ggp.gdl.grounded import GroundedReasoner, make_reasoner
+from ggp.gdl.grounded import _COLD_RECHECK, GroundedReasoner, make_reasoner
 from ggp.gdl.kif import parse_kif, parse_kif_term
 
 import test_gdl_reasoner as edge
@@ -237,6 +237,60 @@ def test_cold_joint_moves_go_through_the_compiled_engine_until_generating_pays()
     legal = hybrid.legal_moves(hybrid.initial_state())
     hybrid.next_state(hybrid.initial_state(), {r: m[-1] for r, m in legal.items()})
     assert hybrid.functions_generated == 2
+
+
+def _hybrid(rules):
+    hybrid = make_reasoner(rules, engine="grounded")
+    hybrid.cold_engine = CompiledReasoner(rules)
+    return hybrid
+
+
+def _new_joint_moves(rules, count: int):
+    """``count`` (state, joint move) pairs of distinct joint moves from random matches
+    (states of the grounded engine, found by another one)."""
+    reasoner = make_reasoner(rules, engine="grounded")
+    rng, found = random.Random(5), {}
+    while len(found) < count:
+        s = reasoner.initial_state()
+        while not reasoner.is_terminal(s) and len(found) < count:
+            legal = reasoner.legal_moves(s)
+            joint = {r: rng.choice(m) for r, m in legal.items()}
+            found.setdefault(tuple(joint[r] for r in reasoner.roles), (s, joint))
+            s = reasoner.next_state(s, joint)
+    return list(found.values())
+
+
+def test_one_slow_cold_step_does_not_decide_for_generation():
+    """The first cold steps pay the compiled engine's start-up (5 ms against 0.03 ms
+    after it on BattleshipsFog); the cold cost is the median of recent steps, and the
+    first few cold steps are taken whatever the costs, so one slow start does not make
+    every later joint move generated."""
+    rules = rules_of(path("kriegTTT_4x4.gdl"))
+    hybrid = _hybrid(rules)
+    hybrid._generate_cost = 1e-3
+    hybrid._cold_step_took(5.0)  # the start-up
+    assert hybrid._joint_function({}, ("k",), {}, sees=False) is None  # too few samples
+    for _ in range(7):
+        hybrid._cold_step_took(1e-5)
+    assert hybrid._cold_cost == 1e-5
+    generated = hybrid.functions_generated
+    for s, joint in _new_joint_moves(rules, 20):
+        hybrid.step(s, joint)
+    assert hybrid.functions_generated == generated  # each met once: all stayed cold
+
+
+def test_a_cold_step_is_measured_again_among_generated_ones():
+    """A cold cost measured too high (every new joint move generated) is measured again
+    after every _COLD_RECHECK generated functions, so it can come down."""
+    rules = rules_of(path("kriegTTT_4x4.gdl"))
+    hybrid = _hybrid(rules)
+    for _ in range(15):
+        hybrid._cold_step_took(1.0)  # cold steps "cost" a second: generate every move
+    generated, cold = hybrid.functions_generated, hybrid._cold_steps
+    for s, joint in _new_joint_moves(rules, 3 * _COLD_RECHECK):
+        hybrid.step(s, joint)
+    assert hybrid._cold_steps - cold == 2  # one cold step per _COLD_RECHECK generated
+    assert hybrid.functions_generated - generated == 3 * _COLD_RECHECK - 2
 
 
 def test_backgammon_grounds_but_its_per_move_code_is_too_big():

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from typing import Callable
 
 from ggp.core.errors import ModelError
@@ -40,6 +40,9 @@ _INLINE_CHARS = 300  # a view used once is inlined when its expression is this s
 # source in all (the code objects take about as much memory again)
 _MAX_JOINT_FUNCTIONS = 20_000
 _MAX_JOINT_CHARS = 40_000_000
+_COLD_SAMPLES = 8  # cold steps measured before their mean decides (see _joint_function)
+_COLD_RECHECK = 50  # generated functions between two cold steps measured anyway
+_COLD_WINDOW = 15  # cold steps whose median is the cold cost
 
 
 RACE_SECONDS = 0.25  # CPU time of this thread per engine when make_reasoner measures
@@ -85,8 +88,8 @@ def make_reasoner(rules: list[Rule], engine: str = "auto",
             speeds = _race(rules, limits, grounded, compiled, race_seconds)
             if speeds["grounded"] >= speeds["compiled"]:
                 # raced generating every joint move (the race leaves that cost out); in
-                # play, rare joint moves go through a compiled engine of its own
-                grounded.cold_engine = CompiledReasoner(rules)
+                # play, rare joint moves go through the compiled engine that lost
+                grounded.cold_engine = compiled
                 grounded.engine_speeds = speeds
                 return grounded
             compiled.engine_speeds = speeds
@@ -262,6 +265,8 @@ class GroundedReasoner:
         self._cold_steps = 0
         self._cold_cost = 0.0
         self._generate_cost = 0.0
+        self._generated_at_cold = 0  # functions_generated at the last cold step
+        self._cold_recent: deque = deque(maxlen=_COLD_WINDOW)  # seconds of the last ones
         # the three state queries are generated on first use; each lazy builder replaces
         # itself with the generated function, so later calls go straight to it
         self.legal_moves = self._build("legal")
@@ -350,10 +355,13 @@ class GroundedReasoner:
         return fn(state)
 
     def _cold_step_took(self, seconds: float) -> None:
-        # a running mean over the last ~100 cold steps (their cost changes as the cold
-        # engine's caches fill and the states get bigger or smaller)
+        # the median of the last cold steps: their cost changes as the cold engine's
+        # caches fill and states grow or shrink, and a mean would carry the first steps'
+        # start-up (5 ms against 0.03 ms on BattleshipsFog) for hundreds of steps
         self._cold_steps += 1
-        self._cold_cost += (seconds - self._cold_cost) / min(self._cold_steps, 100)
+        recent = self._cold_recent
+        recent.append(seconds)
+        self._cold_cost = sorted(recent)[len(recent) // 2]
 
     def _joint_function(self, cache: dict, key: tuple, joint: dict,
                         sees: bool) -> Callable | None:
@@ -371,7 +379,14 @@ class GroundedReasoner:
             if len(uses) > _MAX_JOINT_FUNCTIONS:
                 uses.clear()
             n = uses[(key, sees)] = uses.get((key, sees), 0) + 1
-            if n * self._cold_cost < self._generate_cost:
+            # the costs decide once the cold one has a few samples (the first cold steps
+            # pay the compiled engine's own start-up), and every _COLD_RECHECK-th
+            # generation a cold step is measured again: a cold cost left too high would
+            # otherwise never be measured again and every new move would be generated
+            if (self._cold_steps < _COLD_SAMPLES
+                    or self.functions_generated - self._generated_at_cold >= _COLD_RECHECK
+                    or n * self._cold_cost < self._generate_cost):
+                self._generated_at_cold = self.functions_generated
                 return None
         if len(cache) >= _MAX_JOINT_FUNCTIONS or self._joint_chars > _MAX_JOINT_CHARS:
             cache.clear()
