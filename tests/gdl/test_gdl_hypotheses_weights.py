@@ -200,7 +200,7 @@ def test_backtracking_jumps_to_the_deal_a_late_percept_shows() -> None:
             continue
         assert tracker._echoed_choice(5, ("(shown 7 13)",)) == 0
         hypotheses = tracker.ensure(time.monotonic() + 20)
-        assert tracker.exact and len(hypotheses) == tracker.size
+        assert tracker.exact and 0 < len(hypotheses) <= tracker.size
         assert all("(secret 7 13)" in _fluent_texts(game, h.state) for h in hypotheses)
         assert all(_replays(game, "player", tracker.record, h) for h in hypotheses)
 

@@ -380,12 +380,16 @@ class PlayerBelief:
         cached, length, states = self._states
         if cached is tracker and length == len(record) and tracker.exact:
             return states
+        # new steps get half the time at most, each step half of what is left (a step
+        # whose percepts no hypothesis explains is searched until its deadline)
+        deadline = time.monotonic() + self.seconds / 2
         for move, percepts in record[len(tracker.record):]:
-            tracker.observe(move, percepts)
+            now = time.monotonic()
+            tracker.observe(move, percepts, now + max(0.0, deadline - now) / 2)
         if self._failed == (tracker, len(record)):  # do not search again for this view
             raise BeliefError(f"no state consistent with what {self.role} has seen in "
                               f"{len(record)} steps was found")
-        hypotheses = tracker.ensure(time.monotonic() + self.seconds)
+        hypotheses = tracker.ensure(time.monotonic() + self.seconds, going_on=True)
         if not tracker.exact:
             self._failed = (tracker, len(record))
             raise BeliefError(f"no state consistent with what {self.role} has seen in "

@@ -14,9 +14,10 @@ the other roles (and nature) drawn from a proposal that favours moves echoing th
 much likelier the opponent model makes it than the proposal did. Either way the next set
 is drawn from the kept ones in proportion to their weights; a terminal hypothesis has no
 successor (the record going on shows that the match had not ended). When every hypothesis
-dies it searches again, depth first with backtracking (seed 003 §17.7), from the last
-step at which it had consistent hypotheses, then from the step whose choice the fatal
-percepts echo, then earlier ones; until that succeeds it carries on with approximate ones (see :class:`HypothesisTracker`).
+dies it searches again from the last step at which it had consistent hypotheses, then from
+the step whose choice the fatal percepts echo, then earlier ones, by fresh forward passes
+of the filter and by depth-first search with backtracking (seed 003 §17.7) in turn; until
+that succeeds it carries on with approximate ones (see :class:`HypothesisTracker`).
 Other roles are assumed to choose uniformly at random, as GDL-II's ``random`` role does;
 under that model the weighted draw follows Bayes' rule (self-normalized importance
 sampling: its distribution tends to the posterior as the number of draws grows), but the
@@ -40,6 +41,9 @@ _REJECTION_TRIES = 8  # random joint moves per wanted hypothesis in rejection sa
 _FIRST_HIT_TRIES = 64  # rejection sampling gives up when this many draws all missed
 _UNIFORM_SHARE = 0.5  # of the proposals drawn uniformly, the rest from the percepts' echoes
 _TOP_SHARE = 0.75  # of an echo proposal's move of a role drawn among its best-echoing moves
+_INEXACT_SECONDS = 0.2  # per step for matching percepts once the hypotheses are relaxed
+_FIRST_SLICE = 0.25  # seconds of each of backtracking's two searches, doubling after
+_REFILTER_PASSES = 3  # rounds of fresh forward passes in a backtracking without deadline
 
 
 @dataclass(frozen=True)
@@ -78,20 +82,32 @@ class HypothesisTracker:
         """Add one step: the move executed for this role and what it perceived."""
         seen = tuple(sorted(percepts))
         self.record.append((move, seen))
-        survivors = self._advance(move, seen, deadline)
+        if not self.exact:
+            # relaxed hypotheses rarely explain new percepts, and searching all their
+            # joint moves for one that does costs seconds per step on large games;
+            # consistency comes back through ensure's backtracking instead
+            short = time.monotonic() + _INEXACT_SECONDS
+            deadline = short if deadline is None else min(deadline, short)
+        survivors = self._advance(self.hypotheses, move, seen, deadline)
         if survivors:
             self.hypotheses = survivors
         else:
             self.exact = False
-            self.hypotheses = self._advance(move, None, None)
+            self.hypotheses = self._advance(self.hypotheses, move, None, None)
         self.levels.append(self.hypotheses if self.exact else [])
 
-    def ensure(self, deadline: float | None = None) -> list[Hypothesis]:
+    def ensure(self, deadline: float | None = None,
+               going_on: bool = False) -> list[Hypothesis]:
         """The current hypotheses, made consistent again by backtracking if they are not
-        and that succeeds before ``deadline``. Raises :class:`BeliefError` if there are
-        none at all."""
+        and that succeeds before ``deadline``. With ``going_on`` (the match has not
+        ended: the player is asked for a move) a consistent set whose states are all
+        terminal counts as lost too, and backtracking keeps only non-terminal states.
+        Raises :class:`BeliefError` if there are none at all."""
+        if going_on and self.exact and all(self.game.is_terminal(h.state)
+                                           for h in self.hypotheses):
+            self.exact = False
         if not self.exact:
-            found = self._backtrack(deadline)
+            found = self._backtrack(deadline, going_on)
             if found:
                 self.hypotheses, self.exact = found, True
                 self.levels[-1] = found
@@ -101,9 +117,9 @@ class HypothesisTracker:
         return self.hypotheses
 
     # ------------------------------------------------------------------ internals
-    def _advance(self, move: str, seen: tuple[str, ...] | None,
-                 deadline: float | None) -> list[Hypothesis]:
-        """Up to ``size`` successors of the current hypotheses for the last step.
+    def _advance(self, hypotheses: list[Hypothesis], move: str,
+                 seen: tuple[str, ...] | None, deadline: float | None) -> list[Hypothesis]:
+        """Up to ``size`` successors of ``hypotheses`` for one step.
 
         First by importance sampling (:class:`_Proposal`): parents in turn, one joint
         move each drawn from a proposal ``q`` that favours the moves echoing the
@@ -117,7 +133,7 @@ class HypothesisTracker:
         Percepts are not checked when ``seen`` is None (relaxed successors)."""
         self._steps.clear()
         if seen is not None:
-            exact = self._enumerate(move, seen)
+            exact = self._enumerate(hypotheses, move, seen)
             if exact is not None:
                 return _resample(exact, self.size, self.rng) if exact else []
         accepted: list[tuple[Hypothesis, float]] = []
@@ -128,7 +144,7 @@ class HypothesisTracker:
         # parents in turn rather than drawn with replacement: a step every parent
         # survives keeps them all (a draw with replacement loses a third of 48 distinct
         # ones at each step); survivors are still in proportion to the percepts' likelihood
-        parents = self.rng.sample(self.hypotheses, len(self.hypotheses))
+        parents = self.rng.sample(hypotheses, len(hypotheses))
         proposals: dict = {}  # per distinct parent state: duplicates share legal moves
         rankings: dict = {}  # a role's legal moves -> their echo ranking (see _Proposal)
         wanted = _arguments(seen or ())
@@ -156,7 +172,7 @@ class HypothesisTracker:
         # sample would collapse onto a handful of states, so it is topped up with distinct
         # consistent successors of every distinct hypothesis, found by search
         out = [child for child, _ in accepted]
-        parents = self._by_echo(_distinct(self.hypotheses), seen)
+        parents = self._by_echo(_distinct(hypotheses), seen)
         per = max(1, (self.size - len(out)) // len(parents))
         known = {h.state for h in out}
         for hyp in parents:
@@ -176,15 +192,16 @@ class HypothesisTracker:
             return {r: [] for r in self.game.roles}
         return self.game.legal(state)
 
-    def _enumerate(self, move: str, seen: tuple[str, ...]) -> list | None:
-        """Every consistent successor of every distinct hypothesis, weighted by its exact
-        probability (the parent's share of the hypotheses times ``p`` of the joint move),
+    def _enumerate(self, hypotheses: list[Hypothesis], move: str,
+                   seen: tuple[str, ...]) -> list | None:
+        """Every consistent successor of every distinct one of ``hypotheses``, weighted by
+        its exact probability (the parent's share of them times ``p`` of the joint move),
         when that takes at most ``size // 4`` engine steps; else None. Exact Bayes for the
         step, without the sampling noise (Monty Hall: each host move once). Kept that
         small because sampling steps each (state, joint move) it draws only once: when
         the percepts name the move (a dice roll of 21), one step instead of all."""
         counts: dict = {}
-        for hyp in self.hypotheses:
+        for hyp in hypotheses:
             found = counts.get(hyp.state)
             counts[hyp.state] = (hyp, 1) if found is None else (found[0], found[1] + 1)
         plans, total = [], 0
@@ -296,16 +313,28 @@ class HypothesisTracker:
             joint[self.role] = move
             yield joint
 
-    def _backtrack(self, deadline: float | None) -> list[Hypothesis]:
-        """Randomized depth-first search over the record, from the consistent
-        hypotheses of one earlier step, children whose joint moves echo the step's
-        percepts and those of the step on which every hypothesis died best first.
+    def _backtrack(self, deadline: float | None, going_on: bool = False) -> list[Hypothesis]:
+        """Consistent hypotheses for the whole record, searched from the consistent
+        hypotheses of earlier steps; [] if none is found before ``deadline``. With
+        ``going_on``, terminal states do not count.
 
         Start steps, in turn: the latest step that had consistent hypotheses; then the
         earliest step at which another role had a legal move echoing the fatal percepts
         better than the move the hypotheses made there (a card dealt face down and shown
         many steps later: the search from there tries the shown card first); then the
-        other steps, latest first, back to the initial state."""
+        other steps, latest first, back to the initial state.
+
+        Two searches take turns, in time slices that double (a quarter second first),
+        each going through the start steps in turn: fresh forward passes of the filter
+        (:meth:`_refilter`), and a randomized depth-first search (seed 003 §17.7) whose
+        children are ordered by how their joint moves echo the step's percepts and
+        those of the step on which every hypothesis died. The passes are cheap and find
+        a hidden state that the forward pass lost by chance (48 hypotheses of a
+        25-cell board in kriegTTT_5x5: a few passes); the search finds what random
+        passes almost never draw (a card dealt face down and shown later) but can spend
+        its time in one exhaustive subtree. Each is at most about twice as slow as it
+        would be alone. Without a deadline: ``_REFILTER_PASSES`` rounds of passes,
+        then the search to the end."""
         starts = sorted((k for k, level in enumerate(self.levels) if level), reverse=True)
         if not starts:
             return []
@@ -314,25 +343,79 @@ class HypothesisTracker:
         if jump is not None and jump in starts[1:]:
             starts.remove(jump)
             starts.insert(1, jump)
-        for depth0 in starts:
-            found: list[Hypothesis] = []
-            seen = self.record[depth0][1] if depth0 < len(self.record) else None
-            level = self._by_echo(_distinct(self.levels[depth0]), seen)
-            stack = [(h, depth0) for h in reversed(level)]  # popped best first
-            while stack and len(found) < self.size:
-                if deadline is not None and time.monotonic() > deadline:
+
+        def passes(end: float | None) -> list[Hypothesis]:
+            for _ in range(_REFILTER_PASSES) if end is None else itertools.count():
+                if end is not None and time.monotonic() > end:
+                    break
+                for depth0 in starts:
+                    found = self._refilter(depth0, end, going_on)
+                    if found:
+                        return found
+            return []
+
+        def search(end: float | None) -> list[Hypothesis]:
+            for depth0 in starts:
+                found = self._depth_first(depth0, starts[0], fatal, end, going_on)
+                if found or (end is not None and time.monotonic() > end):
                     return found
-                hyp, depth = stack.pop()
-                if depth == len(self.record):
-                    found.append(hyp)
-                    continue
-                move, seen = self.record[depth]
-                children = self._successors(hyp, move, seen, _JOINT_TRIES, deadline,
-                                            fatal if depth < starts[0] else ())
-                stack.extend((child, depth + 1) for child in reversed(children))
-            if found:
-                return found
+            return []
+
+        if deadline is None:
+            return passes(None) or search(None)
+        slice_ = _FIRST_SLICE
+        while time.monotonic() < deadline:
+            for phase in (passes, search):
+                found = phase(min(deadline, time.monotonic() + slice_))
+                if found:
+                    return found
+            slice_ *= 2
         return []
+
+    def _refilter(self, depth0: int, deadline: float | None,
+                  going_on: bool) -> list[Hypothesis]:
+        """A fresh forward pass of the filter (:meth:`_advance`) from the consistent
+        hypotheses of step ``depth0`` to the end of the record: its hypotheses (not
+        terminal ones when ``going_on``), or [] if every one died on the way or the
+        deadline passed. A pass that gets through fills in ``levels``."""
+        hypotheses, levels = self.levels[depth0], []
+        for move, seen in self.record[depth0:]:
+            if deadline is not None and time.monotonic() > deadline:
+                return []
+            hypotheses = self._advance(hypotheses, move, seen, deadline)
+            if not hypotheses:
+                return []
+            levels.append(hypotheses)
+        if going_on:
+            hypotheses = [h for h in hypotheses if not self.game.is_terminal(h.state)]
+            if not hypotheses:
+                return []
+            levels[-1] = hypotheses
+        self.levels[depth0 + 1:] = levels
+        return hypotheses
+
+    def _depth_first(self, depth0: int, last: int, fatal: tuple[str, ...],
+                     deadline: float | None, going_on: bool) -> list[Hypothesis]:
+        """Up to ``size`` consistent hypotheses for the whole record by a randomized
+        depth-first search from the consistent hypotheses of step ``depth0`` (see
+        :meth:`_backtrack`; ``last`` is the latest step that had consistent ones)."""
+        found: list[Hypothesis] = []
+        seen = self.record[depth0][1] if depth0 < len(self.record) else None
+        level = self._by_echo(_distinct(self.levels[depth0]), seen)
+        stack = [(h, depth0) for h in reversed(level)]  # popped best first
+        while stack and len(found) < self.size:
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            hyp, depth = stack.pop()
+            if depth == len(self.record):
+                if not (going_on and self.game.is_terminal(hyp.state)):
+                    found.append(hyp)
+                continue
+            move, seen = self.record[depth]
+            children = self._successors(hyp, move, seen, _JOINT_TRIES, deadline,
+                                        fatal if depth < last else ())
+            stack.extend((child, depth + 1) for child in reversed(children))
+        return found
 
     def _echoed_choice(self, last: int, fatal: tuple[str, ...]) -> int | None:
         """The earliest step before ``last`` at which a role other than this one had a
