@@ -527,7 +527,7 @@ class GGPPlayer:
                         game.legal(state))]
         else:
             assert match.tracker is not None
-            hypotheses = match.tracker.ensure(deadline)
+            hypotheses = match.tracker.ensure(deadline, going_on=True)  # asked to move
             options = [(self._base_state(game.fluents(h.state), step, h.records, players),
                         game.legal(h.state)) for h in hypotheses]
         legal = options[0][1][role]
