@@ -390,8 +390,8 @@ class HypothesisTracker:
             hypotheses = [h for h in hypotheses if not self.game.is_terminal(h.state)]
             if not hypotheses:
                 return []
-            levels[-1] = hypotheses
         self.levels[depth0 + 1:] = levels
+        self.levels[-1] = hypotheses
         return hypotheses
 
     def _depth_first(self, depth0: int, last: int, fatal: tuple[str, ...],
