@@ -10,7 +10,7 @@ from ggp.core.errors import ModelError
 from ggp.gdl.adapter import load_gdl_model, load_gdl_text
 from ggp.gdl.compiled import CompiledReasoner
 from ggp.gdl.ground import GroundingLimits, NotGroundable, ground
-from ggp.gdl.grounded import _COLD_RECHECK, GroundedReasoner, make_reasoner
+from ggp.gdl.grounded import _COLD_RECHECK, _COLD_SAMPLES, GroundedReasoner, make_reasoner
 from ggp.gdl.kif import parse_kif, parse_kif_term
 
 import test_gdl_reasoner as edge
@@ -262,21 +262,21 @@ def _new_joint_moves(rules, count: int):
 
 def test_one_slow_cold_step_does_not_decide_for_generation():
     """The first cold steps pay the compiled engine's start-up (5 ms against 0.03 ms
-    after it on BattleshipsFog); the cold cost is the median of recent steps, and the
-    first few cold steps are taken whatever the costs, so one slow start does not make
-    every later joint move generated."""
+    after it on BattleshipsFog): they are taken whatever the costs and left out of the
+    cold cost, so one slow start does not make every later joint move generated."""
     rules = rules_of(path("kriegTTT_4x4.gdl"))
     hybrid = _hybrid(rules)
-    hybrid._generate_cost = 1e-3
+    hybrid._generate_cost = 1.0  # generating "costs" a second
     hybrid._cold_step_took(5.0)  # the start-up
     assert hybrid._joint_function({}, ("k",), {}, sees=False) is None  # too few samples
-    for _ in range(7):
+    for _ in range(_COLD_SAMPLES - 1):
         hybrid._cold_step_took(1e-5)
-    assert hybrid._cold_cost == 1e-5
+    assert hybrid._cold_cost == 0.0  # all of them left out
     generated = hybrid.functions_generated
     for s, joint in _new_joint_moves(rules, 20):
         hybrid.step(s, joint)
     assert hybrid.functions_generated == generated  # each met once: all stayed cold
+    assert 0.0 < hybrid._cold_cost < 1.0  # measured on them
 
 
 def test_a_cold_step_is_measured_again_among_generated_ones():
@@ -284,7 +284,7 @@ def test_a_cold_step_is_measured_again_among_generated_ones():
     after every _COLD_RECHECK generated functions, so it can come down."""
     rules = rules_of(path("kriegTTT_4x4.gdl"))
     hybrid = _hybrid(rules)
-    for _ in range(15):
+    for _ in range(_COLD_SAMPLES + 10):
         hybrid._cold_step_took(1.0)  # cold steps "cost" a second: generate every move
     generated, cold = hybrid.functions_generated, hybrid._cold_steps
     for s, joint in _new_joint_moves(rules, 3 * _COLD_RECHECK):

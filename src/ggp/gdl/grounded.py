@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from typing import Callable
 
 from ggp.core.errors import ModelError
@@ -40,9 +40,8 @@ _INLINE_CHARS = 300  # a view used once is inlined when its expression is this s
 # source in all (the code objects take about as much memory again)
 _MAX_JOINT_FUNCTIONS = 20_000
 _MAX_JOINT_CHARS = 40_000_000
-_COLD_SAMPLES = 8  # cold steps measured before their mean decides (see _joint_function)
+_COLD_SAMPLES = 8  # first cold steps: taken whatever the costs, left out of their mean
 _COLD_RECHECK = 50  # generated functions between two cold steps measured anyway
-_COLD_WINDOW = 15  # cold steps whose median is the cold cost
 
 
 RACE_SECONDS = 0.25  # CPU time of this thread per engine when make_reasoner measures
@@ -266,7 +265,6 @@ class GroundedReasoner:
         self._cold_cost = 0.0
         self._generate_cost = 0.0
         self._generated_at_cold = 0  # functions_generated at the last cold step
-        self._cold_recent: deque = deque(maxlen=_COLD_WINDOW)  # seconds of the last ones
         # the three state queries are generated on first use; each lazy builder replaces
         # itself with the generated function, so later calls go straight to it
         self.legal_moves = self._build("legal")
@@ -355,13 +353,15 @@ class GroundedReasoner:
         return fn(state)
 
     def _cold_step_took(self, seconds: float) -> None:
-        # the median of the last cold steps: their cost changes as the cold engine's
-        # caches fill and states grow or shrink, and a mean would carry the first steps'
-        # start-up (5 ms against 0.03 ms on BattleshipsFog) for hundreds of steps
+        # a running mean over the last ~100 cold steps (their cost changes as the cold
+        # engine's caches fill and states grow or shrink), the first _COLD_SAMPLES left
+        # out: they pay the compiled engine's start-up (5 ms against 0.03 ms after it on
+        # BattleshipsFog). A mean, not a median: the cost that ski rental weighs is the
+        # expected one, and cold steps have a long tail (a new state's first query)
         self._cold_steps += 1
-        recent = self._cold_recent
-        recent.append(seconds)
-        self._cold_cost = sorted(recent)[len(recent) // 2]
+        n = self._cold_steps - _COLD_SAMPLES
+        if n > 0:
+            self._cold_cost += (seconds - self._cold_cost) / min(n, 100)
 
     def _joint_function(self, cache: dict, key: tuple, joint: dict,
                         sees: bool) -> Callable | None:
