@@ -29,12 +29,12 @@ _CODE = "\n".join([
 
 def test_echo_order_puts_the_echoing_move_first() -> None:
     moves = [f"(pick {x} {y})" for x in range(1, 21) for y in range(1, 21)]
-    first = next(_echo_order([moves], ("(code player 7 13)",), random.Random(0)))
+    first = next(_echo_order([moves], ("(code player 7 13)",), {}, random.Random(0)))
     assert first == ("(pick 7 13)",)
 
 
 def test_echo_order_is_empty_without_percept_arguments() -> None:
-    assert list(_echo_order([["a", "b"]], ("ok",), random.Random(0))) == []
+    assert list(_echo_order([["a", "b"]], ("ok",), {}, random.Random(0))) == []
 
 
 def test_longest_common_run() -> None:

@@ -76,6 +76,10 @@ class HypothesisTracker:
         self.exact = True
         self.levels: list[list[Hypothesis]] = [self.hypotheses]  # consistent sets per step
         self._steps: dict = {}  # (state, joint move) -> the engine's step (see _child)
+        # (a role's legal moves, percept arguments) -> their echo ranking (_ranking):
+        # parents often share a role's legal moves (thousands of deals or scans), and
+        # the search scores the same moves again for every parent and step otherwise
+        self._rankings: dict = {}
 
     def observe(self, move: str, percepts: list[str] | tuple[str, ...],
                 deadline: float | None = None) -> None:
@@ -132,6 +136,7 @@ class HypothesisTracker:
         found, by searching each distinct hypothesis for any consistent joint move.
         Percepts are not checked when ``seen`` is None (relaxed successors)."""
         self._steps.clear()
+        self._rankings.clear()
         if seen is not None:
             exact = self._enumerate(hypotheses, move, seen)
             if exact is not None:
@@ -146,7 +151,6 @@ class HypothesisTracker:
         # ones at each step); survivors are still in proportion to the percepts' likelihood
         parents = self.rng.sample(hypotheses, len(hypotheses))
         proposals: dict = {}  # per distinct parent state: duplicates share legal moves
-        rankings: dict = {}  # a role's legal moves -> their echo ranking (see _Proposal)
         wanted = _arguments(seen or ())
         for tries in range(self.size * _REJECTION_TRIES):
             if len(accepted) >= self.size or (sampling_end is not None
@@ -159,7 +163,7 @@ class HypothesisTracker:
             if proposal is None:
                 proposal = proposals[hyp.state] = _Proposal(
                     self._legal_unless_terminal(hyp.state), self.role, move, wanted,
-                    rankings, self.rng)
+                    self._rankings, self.rng)
             if not proposal.possible:
                 continue
             joint, weight = proposal.draw(self.rng)
@@ -305,7 +309,7 @@ class HypothesisTracker:
         else:  # echoes of the percepts first (random order when none), random draws when
             # the percepts have no arguments to echo; each joint move once
             combos = itertools.islice(_unique(itertools.chain(
-                _echo_order(choices, seen or (), self.rng),
+                _echo_order(choices, seen or (), self._rankings, self.rng),
                 (tuple(self.rng.choice(c) for c in choices) for _ in range(4 * _JOINT_TRIES)))),
                 _JOINT_TRIES)
         for combo in combos:
@@ -355,6 +359,7 @@ class HypothesisTracker:
             return []
 
         def search(end: float | None) -> list[Hypothesis]:
+            self._rankings.clear()  # new tie orders: each search explores anew
             for depth0 in starts:
                 found = self._depth_first(depth0, starts[0], fatal, end, going_on)
                 if found or (end is not None and time.monotonic() > end):
@@ -463,7 +468,7 @@ class _Proposal:
 
     def __init__(self, legal: dict[str, list[str]], role: str, move: str,
                  wanted: list[tuple[str, ...]], rankings: dict, rng: random.Random) -> None:
-        """``rankings``: remembered per tuple of moves for one step's ``wanted``
+        """``rankings``: remembered per (tuple of moves, ``wanted``)
         (parents often share a role's legal moves, e.g. thousands of deals)."""
         self.possible = move in legal[role]
         self.joint = {r: moves[0] for r, moves in legal.items() if len(moves) == 1}
@@ -477,7 +482,7 @@ class _Proposal:
         if not (self.possible and wanted):
             return
         for i, (_, moves) in enumerate(self.choosers):
-            key = tuple(moves)
+            key = (tuple(moves), tuple(wanted))
             if key not in rankings:
                 rankings[key] = _ranking(moves, wanted, rng)
             self.ranked[i] = rankings[key]
@@ -566,7 +571,8 @@ def _arguments(percepts) -> list[tuple[str, ...]]:
     return [tuple(t[1:]) for t in map(_tokens, percepts) if len(t) > 1]
 
 
-def _echo_order(choices: list[list[str]], seen: tuple[str, ...], rng: random.Random):
+def _echo_order(choices: list[list[str]], seen: tuple[str, ...], rankings: dict,
+                rng: random.Random):
     """Joint moves (one move per entry of ``choices``) that *echo* the percepts first.
 
     Percepts often repeat the arguments of the move that caused them (a scan's
@@ -575,20 +581,21 @@ def _echo_order(choices: list[list[str]], seen: tuple[str, ...], rng: random.Ran
     the percepts, the length of the longest run of the percept's arguments that occurs
     contiguously among the move's tokens (a percept may add the role's name, as
     ``(position admiral 2 4 1 4)`` for ``(setup 2 4 1 4 ...)``); each role's moves are
-    ranked by score (ties in random order); the joint moves are the best-ranked moves
-    together, then draws biased towards the best ranks. Only a proposal order: every joint
-    move is still checked by stepping the game; endless when there are percepts with arguments, else empty."""
+    ranked by score (:func:`_ranking`, remembered in ``rankings``; ties in a random order
+    fixed while it is remembered; a role none of whose moves echo in random order); the
+    joint moves are the best-ranked moves together, then draws biased towards the best
+    ranks. Only a proposal order: every joint move is still checked by stepping the game;
+    endless when there are percepts with arguments, else empty."""
     wanted = _arguments(seen)
     if not wanted:
         return
     ranked = []
     for moves in choices:
-        scored = []
-        for m in moves:
-            score = sum(_echo(w, m) for w in wanted)
-            scored.append((-score, rng.random(), m))
-        scored.sort()
-        ranked.append([m for _, _, m in scored])
+        key = (tuple(moves), tuple(wanted))
+        if key not in rankings:
+            rankings[key] = _ranking(moves, wanted, rng)
+        found = rankings[key]
+        ranked.append(found[0] if found is not None else rng.sample(moves, len(moves)))
     # the best ranks together first (a role's best echoes in turn when it is the only
     # one with a choice), by increasing sum of ranks
     yield from itertools.islice(itertools.chain.from_iterable(
