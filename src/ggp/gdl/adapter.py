@@ -380,12 +380,12 @@ class PlayerBelief:
         cached, length, states = self._states
         if cached is tracker and length == len(record) and tracker.exact:
             return states
-        # new steps get half the time at most, each step half of what is left (a step
-        # whose percepts no hypothesis explains is searched until its deadline)
-        deadline = time.monotonic() + self.seconds / 2
+        # each new step gets a quarter of the time (a step whose percepts the sampled
+        # successors miss is searched until its deadline); not a share of one budget:
+        # a first belief late in a match feeds many steps at once, and starving the
+        # later ones would lose a belief that plain sampling keeps
         for move, percepts in record[len(tracker.record):]:
-            now = time.monotonic()
-            tracker.observe(move, percepts, now + max(0.0, deadline - now) / 2)
+            tracker.observe(move, percepts, time.monotonic() + self.seconds / 4)
         if self._failed == (tracker, len(record)):  # do not search again for this view
             raise BeliefError(f"no state consistent with what {self.role} has seen in "
                               f"{len(record)} steps was found")
