@@ -41,6 +41,7 @@ _REJECTION_TRIES = 8  # random joint moves per wanted hypothesis in rejection sa
 _FIRST_HIT_TRIES = 64  # rejection sampling gives up when this many draws all missed
 _UNIFORM_SHARE = 0.5  # of the proposals drawn uniformly, the rest from the percepts' echoes
 _TOP_SHARE = 0.75  # of an echo proposal's move of a role drawn among its best-echoing moves
+_MAX_RANKINGS = 256  # echo rankings remembered at once (see _remembered_ranking)
 _INEXACT_SECONDS = 0.2  # per step for matching percepts once the hypotheses are relaxed
 _FIRST_SLICE = 0.25  # seconds of each of backtracking's two searches, doubling after
 _REFILTER_PASSES = 3  # rounds of fresh forward passes in a backtracking without deadline
@@ -482,10 +483,7 @@ class _Proposal:
         if not (self.possible and wanted):
             return
         for i, (_, moves) in enumerate(self.choosers):
-            key = (tuple(moves), tuple(wanted))
-            if key not in rankings:
-                rankings[key] = _ranking(moves, wanted, rng)
-            self.ranked[i] = rankings[key]
+            self.ranked[i] = _remembered_ranking(rankings, moves, wanted, rng)
         self.echoes = any(r is not None for r in self.ranked)
 
     def draw(self, rng: random.Random) -> tuple[dict[str, str], float]:
@@ -526,6 +524,19 @@ def _ranking(moves: list[str], wanted: list[tuple[str, ...]], rng: random.Random
     order = sorted(range(len(moves)), key=lambda j: (-score[j], rng.random()))
     ranked = [moves[j] for j in order]
     return ranked, score.count(best), {m: k for k, m in enumerate(ranked)}
+
+
+def _remembered_ranking(rankings: dict, moves: list[str], wanted: list[tuple[str, ...]],
+                        rng: random.Random):
+    """:func:`_ranking` of ``moves`` for ``wanted``, remembered in ``rankings`` (at most
+    ``_MAX_RANKINGS``: a ranking of thousands of moves holds a list and a dict of them)."""
+    key = (tuple(moves), tuple(wanted))
+    found = rankings.get(key, False)
+    if found is False:
+        if len(rankings) >= _MAX_RANKINGS:
+            rankings.clear()
+        found = rankings[key] = _ranking(moves, wanted, rng)
+    return found
 
 
 def _resample(weighted: list[tuple[Hypothesis, float]], size: int,
@@ -591,10 +602,7 @@ def _echo_order(choices: list[list[str]], seen: tuple[str, ...], rankings: dict,
         return
     ranked = []
     for moves in choices:
-        key = (tuple(moves), tuple(wanted))
-        if key not in rankings:
-            rankings[key] = _ranking(moves, wanted, rng)
-        found = rankings[key]
+        found = _remembered_ranking(rankings, moves, wanted, rng)
         ranked.append(found[0] if found is not None else rng.sample(moves, len(moves)))
     # the best ranks together first (a role's best echoes in turn when it is the only
     # one with a choice), by increasing sum of ranks
