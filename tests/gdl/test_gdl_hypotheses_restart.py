@@ -1,5 +1,5 @@
-"""Getting a GDL-II belief back: fresh forward passes before the depth-first search, a
-match that goes on rules out terminal states, and relaxed hypotheses get a short budget."""
+"""Getting a GDL-II belief back: fresh forward passes in turn with the depth-first search,
+a match that goes on rules out terminal states, and relaxed hypotheses get a short budget."""
 
 import random
 import time

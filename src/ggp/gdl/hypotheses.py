@@ -337,9 +337,10 @@ class HypothesisTracker:
         a hidden state that the forward pass lost by chance (48 hypotheses of a
         25-cell board in kriegTTT_5x5: a few passes); the search finds what random
         passes almost never draw (a card dealt face down and shown later) but can spend
-        its time in one exhaustive subtree. Each is at most about twice as slow as it
-        would be alone. Without a deadline: ``_REFILTER_PASSES`` rounds of passes,
-        then the search to the end."""
+        its time in one exhaustive subtree. Sharing the time makes the passes at most
+        about twice as slow as alone; the search starts over in each slice, so it is
+        at most about four times as slow. Without a deadline: ``_REFILTER_PASSES``
+        rounds of passes, then the search to the end."""
         starts = sorted((k for k, level in enumerate(self.levels) if level), reverse=True)
         if not starts:
             return []
