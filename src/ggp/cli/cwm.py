@@ -3,6 +3,7 @@
 * ``ggp cwm experiment GAME`` — the paper's experiment for one game (synthesize K models,
   reject bad samples, optional value functions, arena, accuracy during play, summary);
 * ``ggp cwm values RUN`` — value-function synthesis and selection for one run;
+* ``ggp cwm priors RUN`` — policy-prior synthesis and selection for one run;
 * ``ggp cwm reject RUN RUN ...`` — the bad-sample rejection tournament;
 * ``ggp cwm accuracy RUN --arena DIR`` — a model's accuracy on the games of a tournament.
 
@@ -29,10 +30,12 @@ _BACKEND = typer.Option(None, help="LLM backend: openai | anthropic | google | e
 _MODEL = typer.Option(None, help="Model name (env GGP_LLM_MODEL).")
 _BASE_URL = typer.Option(None, help="Endpoint of an OpenAI-compatible server.")
 _CONFIG = typer.Option(None, help="TOML file with an \\[llm] table.")
+_EXCHANGE = typer.Option(None, help="Folder for the file-exchange backend (prompts out, "
+                         "answers in; env GGP_LLM_EXCHANGE_DIR).")
 
 
 def _llm(out: Path, backend: str | None, model: str | None, base_url: str | None,
-         config: Path | None) -> Any:
+         config: Path | None, exchange_dir: Path | None = None) -> Any:
     """A client of the LLM layer, or None (replay only) when nothing names a backend."""
     import os
 
@@ -40,7 +43,8 @@ def _llm(out: Path, backend: str | None, model: str | None, base_url: str | None
 
     if backend is None and config is None and not os.environ.get("GGP_LLM_BACKEND"):
         return None
-    settings = load_config(config, backend=backend, model=model, base_url=base_url)
+    settings = load_config(config, backend=backend, model=model, base_url=base_url,
+                           exchange_dir=str(exchange_dir) if exchange_dir else None)
     out.mkdir(parents=True, exist_ok=True)
     return make_client(settings, run_dir=out)
 
@@ -57,6 +61,9 @@ def experiment(
     sims: int = typer.Option(1000, help="Simulations per move of the search agents."),
     rollouts: int = typer.Option(10, help="Random rollouts per leaf."),
     values: bool = typer.Option(False, help="Also synthesize and select value functions."),
+    priors: bool = typer.Option(True, help="Synthesize and select a policy prior for each "
+                                "kept model (asks the model; skipped in a replay without "
+                                "one); the CWM agents then search with it."),
     matches: int = typer.Option(100, help="Arena matches per seat and opponent."),
     llm_agent: str = typer.Option("", help="LLM-as-policy opponent spec, e.g. "
                                   "'llm:model_name=gpt-4o-mini'."),
@@ -70,6 +77,7 @@ def experiment(
         "games for synthesis are recorded in a sandbox either way."),
     backend: str | None = _BACKEND, model: str | None = _MODEL,
     base_url: str | None = _BASE_URL, config: Path | None = _CONFIG,
+    exchange_dir: Path | None = _EXCHANGE,
 ) -> None:
     """Synthesize, select and evaluate CWMs for GAME; rerun the same command to resume."""
     from ggp.cwm.experiment import ExperimentConfig, run_experiment
@@ -81,12 +89,12 @@ def experiment(
     out = out or Path("runs") / "cwm" / Path(game).stem
     settings = ExperimentConfig(game=game, syntheses=syntheses, budget=budget, deck=deck,
                                 inference=inference, sims=sims, rollouts=rollouts,
-                                values=values, matches=matches, llm_agent=llm_agent,
-                                workers=workers, seed=seed,
+                                values=values, priors=priors, matches=matches,
+                                llm_agent=llm_agent, workers=workers, seed=seed,
                                 replay=str(replay.resolve()) if replay else "",
                                 trusted=trusted)
     refuse_untrusted([game], trusted, "cwm experiment")  # the same rule as play/arena
-    llm = _llm(out, backend, model, base_url, config)
+    llm = _llm(out, backend, model, base_url, config, exchange_dir)
     summary = run_experiment(out, settings, llm, log=lambda m: console.print(f"[dim]{m}[/]"))
     console.print((out / "summary.md").read_text())
     if summary["scripted"]:
@@ -110,6 +118,49 @@ def values_command(
                                make_game(game).metadata, candidates=candidates,
                                matches=matches, sims=sims, seed=seed)
     console.print_json(json.dumps(record))
+
+
+@app.command("priors")
+def priors_command(
+    run: Path = typer.Argument(..., help="A synthesis run directory."),
+    game: str = typer.Option(..., help="The registered game (for its public metadata)."),
+    candidates: int = typer.Option(3, help="Policy priors asked for."),
+    matches: int = typer.Option(10, help="Duel matches per seat against no prior."),
+    sims: int = typer.Option(100, help="Simulations per move of both duel agents."),
+    rollouts: int = typer.Option(10, help="Rollouts per leaf when no value is used."),
+    value: str = typer.Option("auto", help="Value setting of both duel agents: auto (the "
+                              "run's value_function.py if any), none, or a file."),
+    games: int = typer.Option(5, help="Random games whose decision points are checked."),
+    call_seconds: float = typer.Option(1.0, help="Time limit of one policy_prior call."),
+    seed: int = typer.Option(0),
+    backend: str | None = _BACKEND, model: str | None = _MODEL,
+    base_url: str | None = _BASE_URL, config: Path | None = _CONFIG,
+    exchange_dir: Path | None = _EXCHANGE,
+) -> None:
+    """Synthesize policy priors for RUN's model, check them, duel them against no prior,
+    and select one (policy_prior.py); rerun the same command to resume."""
+    from ggp.core.registry import make_game
+    from ggp.synth.prior import synthesize_priors
+
+    if candidates < 1 or matches < 1 or sims < 1 or games < 1 or call_seconds <= 0:
+        raise typer.BadParameter("--candidates, --matches, --sims, --games and "
+                                 "--call-seconds must be positive.")
+    record = synthesize_priors(run, _llm(run, backend, model, base_url, config, exchange_dir),
+                               make_game(game).metadata, candidates=candidates,
+                               matches=matches, sims=sims, rollouts=rollouts,
+                               value="" if value == "none" else value, games=games,
+                               call_seconds=call_seconds, seed=seed,
+                               log=lambda m: console.print(f"[dim]{m}[/]"))
+    for entry in record["candidates"]:
+        duel = entry.get("vs_no_prior")
+        verdict = (f"margin {duel['margin']:+.3f} over {duel['matches']} matches, "
+                   f"{duel['failures']} failed" if duel else
+                   f"[red]refused[/]: {entry['check']['error'][:160]}")
+        console.print(f"prior {entry['id']}: {verdict}")
+    chosen = record["selected"]
+    console.print(f"selected: {record['candidates'][chosen]['file']} -> "
+                  f"{Path(run) / 'policy_prior.py'}" if chosen is not None else
+                  "selected: none (the search keeps no prior)")
 
 
 @app.command()

@@ -6,7 +6,10 @@ Steps, each resumable (finished work is read back, never redone):
    with an inference function for hidden-information games (``history`` or ``state``;
    a closed deck always uses ``history``).
 2. **Reject bad samples** (App. E, :mod:`ggp.synth.rejection`): ``rejection.json``.
-3. **Value functions** (optional, App. G.7, :mod:`ggp.synth.value`) for each kept model.
+3. **Value functions** (optional, App. G.7, :mod:`ggp.synth.value`) for each kept model,
+   then a **policy prior** (:mod:`ggp.synth.prior`, on unless ``priors=False``; skipped
+   when no language model can answer and none was recorded): the arena's CWM agents
+   search with the selected prior.
 4. **Arena**: one CWM agent per kept model (CWM-ISMCTS, or CWM-MCTS for
    perfect-information games) against Random, GT-(IS)MCTS and, when given, an
    LLM-as-policy spec: ``arena/`` with report tables (markdown, CSV, JSON) and plots.
@@ -41,6 +44,7 @@ from ggp.synth.refine import Settings
 from ggp.synth.rejection import reject_bad_samples
 from ggp.synth.run import model_file_task, reference_task, replay_plan, synthesize
 from ggp.synth.trajectories import load_trajectories
+from ggp.synth.prior import synthesize_priors
 from ggp.synth.value import synthesize_values
 
 
@@ -63,6 +67,9 @@ class ExperimentConfig:
     values: bool = False
     value_candidates: int = 3
     value_matches: int = 10
+    priors: bool = True
+    prior_candidates: int = 3
+    prior_matches: int = 10
     matches: int = 100  # arena matches per seat and opponent
     llm_agent: str = ""  # an LLM-as-policy spec, e.g. "llm:model_name=..."
     accuracy_games: int = 50  # arena games replayed for the accuracy during play
@@ -135,10 +142,12 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
             values[run.name] = synthesize_values(
                 run, llm, truth.metadata, candidates=config.value_candidates,
                 matches=config.value_matches, sims=config.reject_sims, seed=config.seed)
+    priors = _priors(kept, config, truth.metadata, llm, log)
     search = f"sims={config.sims}:rollouts={config.rollouts}:retries={config.retries}"
     play_log = out / "play_log.jsonl"  # the CWM agents' inference and fallback counters
     agents = [f"cwm_{planner}:run={run}:{search}:log={play_log}"
-              + (":value=auto" if config.values else "") for run in kept]
+              + (":value=auto" if config.values else "") + _prior_setting(run, config)
+              for run in kept]
     opponents = ["random", f"gt_{planner}:sims={config.sims}:rollouts={config.rollouts}",
                  *config.extra_opponents] + ([config.llm_agent] if config.llm_agent else [])
     log(f"arena: {len(agents)} CWM agents against {', '.join(opponents)}")
@@ -162,6 +171,7 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
     online = {run.name: arena_accuracy(run, out / "arena", truth, agent_contains=str(run),
                                        max_games=config.accuracy_games) for run in kept}
     summary = _summary(config, kind, runs, rejection, values, online, report)
+    summary["priors"] = priors
     summary["behaviour"] = {}
     for run in usable:
         test_file = run / "test_trajectories.jsonl"
@@ -177,6 +187,37 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     (out / "summary.md").write_text(summary_markdown(summary))
     return summary
+
+
+def _priors(kept: list[Path], config: ExperimentConfig, metadata, llm: LLM | None,
+            log: Callable[[str], None]) -> dict[str, Any]:
+    """Policy-prior selection for each kept model: the selected candidate's id, None when
+    none won its duel, or why the step was skipped."""
+    priors: dict[str, Any] = {}
+    if not config.priors:
+        return priors
+    for run in kept:
+        if llm is None and not (run / "prior_exchanges.jsonl").is_file():
+            log(f"policy priors for {run.name}: skipped (no language model to ask, and no "
+                "recorded answers)")
+            priors[run.name] = "skipped: no language model"
+            continue
+        log(f"policy priors for {run.name}")
+        record = synthesize_priors(
+            run, llm, metadata, candidates=config.prior_candidates,
+            matches=config.prior_matches, sims=config.reject_sims,
+            rollouts=config.rollouts, value="auto" if config.values else "",
+            seed=config.seed, log=log)
+        priors[run.name] = record["selected"]
+    return priors
+
+
+def _prior_setting(run: Path, config: ExperimentConfig) -> str:
+    """The arena agent's prior setting: the run's selected prior when priors are on; an
+    explicit ``prior=none`` when they are off but an earlier run selected one."""
+    if not (run / "policy_prior.py").is_file():
+        return ""
+    return ":prior=auto" if config.priors else ":prior=none"
 
 
 def _replayed(run: Path, recorded: Path, llm: LLM | None,

@@ -1,6 +1,7 @@
 """Matches played on synthesized models (hosted in sandboxed workers).
 
-Used by value-function selection (:mod:`ggp.synth.value`) and bad-sample rejection
+Used by value-function and policy-prior selection (:mod:`ggp.synth.value`,
+:mod:`ggp.synth.prior`) and bad-sample rejection
 (:mod:`ggp.synth.rejection`). Seed 000 App. E counts an execution failure as a loss for
 both players: when the hosted model fails, or an agent's worker fails for a reason other
 than an illegal move (an exception, a crash, a timeout, a resource limit), every player
@@ -9,7 +10,9 @@ gets the game's minimum utility. An illegal move is an ordinary forfeit.
 
 from __future__ import annotations
 
+import json
 import statistics
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,20 +52,52 @@ def play_hosted(host: str | Path, metadata: GameMetadata, specs: list[str],
 
 
 def duel_on_model(host: str | Path, metadata: GameMetadata, agent: str, opponent: str, *,
-                  matches: int, seed: int = 0) -> dict[str, Any]:
+                  matches: int, seed: int = 0, journal: str | Path | None = None,
+                  on_match: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """``agent`` against ``opponent`` on the hosted model, ``matches`` per seat.
 
-    ``margin`` is the mean of (agent's return − mean return of the others)."""
-    margins, failures = [], 0
+    ``margin`` is the mean of (agent's return − mean return of the others). With
+    ``journal`` (a JSON-lines file) every finished match is appended to it and a rerun
+    plays only the matches it does not hold for the same agent, opponent and seed, so an
+    interrupted duel resumes. ``on_match(done, total)`` is called after each match."""
     n = metadata.num_players
+    done = _journal_entries(journal, [agent, opponent, seed])
+    total = n * matches
+    margins, failures = [], 0
     for seat in range(n):
         for k in range(matches):
-            specs = [opponent] * n
-            specs[seat] = agent
-            returns, failure = play_hosted(host, metadata, specs,
-                                           match_seed(seed, f"duel|{seat}|{k}"))
+            key = f"{seat}|{k}"
+            if key in done:
+                returns, failure = done[key]["returns"], done[key]["failure"]
+            else:
+                specs = [opponent] * n
+                specs[seat] = agent
+                returns, failure = play_hosted(host, metadata, specs,
+                                               match_seed(seed, f"duel|{seat}|{k}"))
+                if journal is not None:
+                    line = {"duel": [agent, opponent, seed], "match": key,
+                            "returns": returns, "failure": failure}
+                    with open(journal, "a", encoding="utf-8") as out:
+                        out.write(json.dumps(line) + "\n")
             failures += bool(failure)
             others = [r for i, r in enumerate(returns) if i != seat]
             margins.append(returns[seat] - sum(others) / len(others))
+            if on_match is not None:
+                on_match(len(margins), total)
     return {"matches": len(margins), "margin": statistics.fmean(margins),
             "failures": failures}
+
+
+def _journal_entries(journal: str | Path | None, duel: list[Any]) -> dict[str, Any]:
+    """The matches of ``duel`` already in ``journal`` (a line cut short is skipped)."""
+    if journal is None or not Path(journal).is_file():
+        return {}
+    entries = {}
+    for line in Path(journal).read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if entry.get("duel") == duel:
+            entries[entry["match"]] = entry
+    return entries
