@@ -66,7 +66,7 @@ def main() -> None:
     config = ExperimentConfig(game=args.game, syntheses=3, budget=1, train_games=3,
                               test_games=10, sims=args.sims, rollouts=1,
                               reject_matches=args.reject_matches, reject_sims=50,
-                              values=args.values, value_matches=5,
+                              values=args.values, value_matches=5, priors=False,
                               matches=args.matches, workers=args.workers)
     run_experiment(args.out, config, ScriptedLLM(respond))
     print((Path(args.out) / "summary.md").read_text())

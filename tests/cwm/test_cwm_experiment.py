@@ -15,7 +15,7 @@ def test_experiment_runs_end_to_end_and_resumes_from_its_logs(tmp_path):
     answer = "Scripted answer.\n\n```python\n" + source("tic_tac_toe") + "\n```"
     config = ExperimentConfig(game="tic_tac_toe", syntheses=2, budget=2, train_games=2,
                               test_games=2, sims=10, rollouts=1, reject_matches=1,
-                              reject_sims=5, matches=1, workers=0)
+                              reject_sims=5, matches=1, workers=0, priors=False)
     summary = run_experiment(tmp_path / "exp", config, ScriptedLLM([answer, answer]),
                              log=lambda _: None)
     assert summary["scripted"] is True
@@ -40,7 +40,7 @@ def test_closed_deck_experiment_reports_ground_truth_accuracy(tmp_path):
     config = ExperimentConfig(game="leduc_poker", syntheses=1, budget=1, train_games=1,
                               test_games=2, deck="closed", sims=5, rollouts=1,
                               reject_matches=1, reject_sims=5, matches=1, workers=0,
-                              accuracy_games=5)
+                              accuracy_games=5, priors=False)
     summary = run_experiment(tmp_path / "exp", config, ScriptedLLM([answer]),
                              log=lambda _: None)
     assert summary["inference"] == "history"

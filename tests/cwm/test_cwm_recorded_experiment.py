@@ -59,6 +59,8 @@ def test_the_experiment_replays_a_recorded_real_model_run(tmp_path):
                  if c["agent"].startswith("cwm_ismcts")}
     assert opponents == {"random", "gt_ismcts:sims=10:rollouts=1"}
     assert "behaviour acc." in (tmp_path / "exp" / "summary.md").read_text()
+    # priors are on by default; a replay without a model has nobody to ask for one
+    assert summary["priors"] == {"synth_0": "skipped: no language model"}
 
 
 def test_the_experiment_takes_a_users_model_file_only_when_trusted(tmp_path):
@@ -70,7 +72,7 @@ def test_the_experiment_takes_a_users_model_file_only_when_trusted(tmp_path):
     nim = Path(__file__).resolve().parents[2] / "examples" / "games" / "nim.py"
     config = ExperimentConfig(game=str(nim), syntheses=1, budget=1, train_games=2,
                               test_games=2, sims=5, rollouts=1, matches=1,
-                              accuracy_games=2, workers=0)
+                              accuracy_games=2, workers=0, priors=False)
     with pytest.raises(GGPError, match="--trusted"):
         run_experiment(tmp_path / "refused", config, None, log=lambda _: None)
     code = nim.read_text()

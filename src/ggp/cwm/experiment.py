@@ -373,6 +373,12 @@ def summary_markdown(summary: dict[str, Any]) -> str:
         lines.append(f"| {name} | {c['matches']} | {c.get('moves', 0)} | "
                      f"{c.get('fallbacks', 0)} | {c.get('resample_calls', 0)} | "
                      f"{c.get('resample_valid', 0)} | {_f(c['inference_accuracy'])} |")
+    if summary.get("priors"):
+        lines += ["", "Policy priors (candidate selected by its duel against no prior):", ""]
+        lines += [f"* {name}: " + (f"prior {chosen}" if isinstance(chosen, int) else
+                                   "none beat the search without a prior" if chosen is None
+                                   else str(chosen)) for name, chosen in
+                  summary["priors"].items()]
     lines += ["", "Arena (mean return of the CWM agent, all seats):", "",
               "| agent | opponent | n | mean return ± 95% CI | win rate | forfeits |",
               "|---|---|---:|---:|---:|---:|"]
