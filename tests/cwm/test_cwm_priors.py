@@ -294,3 +294,80 @@ def test_an_interrupted_duel_resumes_from_its_journal(tmp_path, monkeypatch):
     assert duel_on_model(run, metadata, spec, spec, matches=1, journal=journal) == first
     with pytest.raises(AssertionError):  # another seed is another duel
         duel_on_model(run, metadata, spec, spec, matches=1, seed=1, journal=journal)
+
+
+def _record_answer(run: Path, code: str, games: int) -> None:
+    """Record a scripted answer in the run's prior log, as a finished request would be,
+    so that ``ggp cwm priors`` replays it without a model."""
+    from ggp.synth.llm import RecordingLLM
+    from ggp.synth.prior import _rules, prompt_examples
+
+    metadata = make_game(GAME).metadata
+    cases = sample_decisions(run / "cwm.py", metadata, games=games, seed=0)
+    prompt = prior_prompt(GAME, _rules(run, {"game": GAME}), (run / "cwm.py").read_text(),
+                          prompt_examples(cases))
+    recorder = RecordingLLM(ScriptedLLM([_answer(code)]), run / "prior_exchanges.jsonl")
+    recorder.complete([{"role": "user", "content": prompt}], purpose="prior")
+
+
+@pytest.mark.skipif(_search_takes_a_prior(), reason="the CWM agents take prior= here")
+def test_priors_command_without_a_prior_search_is_a_one_line_error(tmp_path, capsys):
+    from ggp.cli.main import main
+
+    run = run_dir(tmp_path, "run", standalone(GAME))
+    code = main(["cwm", "priors", str(run), "--game", GAME])
+    err = capsys.readouterr().err
+    assert code == 2 and "prior=FILE|none" in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(not _search_takes_a_prior(),
+                    reason="needs the PUCT search's prior= setting (issue 29, search helper)")
+def test_priors_command_replays_checks_duels_and_selects(tmp_path):
+    from typer.testing import CliRunner
+
+    from ggp.cli.main import _register_subcommands, app
+
+    run = run_dir(tmp_path, "run", standalone(GAME))
+    (run / "metadata.json").write_text(json.dumps({"game": GAME}))
+    _record_answer(run, CENTRE, games=1)
+    _register_subcommands()
+    result = CliRunner().invoke(app, ["cwm", "priors", str(run), "--game", GAME,
+                                      "--candidates", "1", "--matches", "1", "--sims", "5",
+                                      "--rollouts", "1", "--games", "1"])
+    assert result.exit_code == 0, result.output
+    assert "prior 1/1: duel 2/2 matches" in result.output
+    record = json.loads((run / "prior_selection.json").read_text())
+    assert record["candidates"][0]["check"]["ok"] and record["complete"]
+    assert "prior 0: margin" in result.output
+
+
+def test_the_arena_agent_searches_with_the_selected_prior_unless_disabled(tmp_path):
+    from ggp.cwm.experiment import ExperimentConfig, _prior_setting
+
+    run = run_dir(tmp_path, "run", standalone(GAME))
+    on, off = ExperimentConfig(game=GAME), ExperimentConfig(game=GAME, priors=False)
+    assert _prior_setting(run, on) == _prior_setting(run, off) == ""  # nothing selected
+    (run / "policy_prior.py").write_text(CENTRE)
+    assert _prior_setting(run, on) == ":prior=auto"
+    assert _prior_setting(run, off) == ":prior=none"
+
+
+@pytest.mark.skipif(not _search_takes_a_prior(),
+                    reason="needs the PUCT search's prior= setting (issue 29, search helper)")
+def test_the_experiment_selects_a_prior_and_plays_with_it(tmp_path):
+    from ggp.cwm.experiment import ExperimentConfig, run_experiment
+
+    model = _answer(source("tic_tac_toe"))
+    prior = _answer(UNIFORM)
+    config = ExperimentConfig(game="tic_tac_toe", syntheses=1, budget=1, train_games=2,
+                              test_games=2, sims=5, rollouts=1, reject_matches=1,
+                              reject_sims=5, matches=1, workers=0, prior_candidates=1,
+                              prior_matches=1, accuracy_games=2)
+    summary = run_experiment(tmp_path / "exp", config, ScriptedLLM([model, prior]),
+                             log=lambda _: None)
+    chosen = summary["priors"]["synth_0"]
+    assert chosen in (0, None)
+    run = tmp_path / "exp" / "synth_0"
+    assert (run / "prior_selection.json").is_file()
+    agents = {c["agent"] for c in summary["arena"]["cells"]}
+    assert any(a.endswith(":prior=auto") for a in agents) == (chosen == 0)

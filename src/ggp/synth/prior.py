@@ -362,13 +362,17 @@ def synthesize_priors(run_dir: str | Path, llm: LLM | None, metadata: GameMetada
                               "candidates": [], "scripted_answers": 0, "selected": None,
                               "complete": False}
     (run / "priors").mkdir(exist_ok=True)
+    # every answer first: with the file exchange, whoever answers gets the prompts one
+    # after another instead of one per duel
+    answers = []
     for k in range(candidates):
-        tag = f"prior {k + 1}/{candidates}"
-        log(f"{tag}: asking the model")
-        answer = recorder.complete([{"role": "user", "content": prompt}], purpose="prior")
+        log(f"prior {k + 1}/{candidates}: asking the model")
+        answers.append(recorder.complete([{"role": "user", "content": prompt}],
+                                         purpose="prior"))
+    for k, answer in enumerate(answers):
         record["scripted_answers"] += int(answer.scripted)
-        entry = _candidate(run, model, model_code, metadata, answer.text, k, cases, tag,
-                           settings, duel, log)
+        entry = _candidate(run, model, model_code, metadata, answer.text, k, cases,
+                           f"prior {k + 1}/{candidates}", settings, duel, log)
         record["candidates"].append(entry)
         _write(run, record)  # what is done so far, for anyone watching a long run
     record["selected"] = select_prior(record["candidates"])
