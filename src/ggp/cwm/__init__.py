@@ -9,6 +9,8 @@ Synthesized code is untrusted: it runs only inside sandboxed worker processes
 * :mod:`ggp.cwm.purity` — the checks that let the worker search without copying states:
   audited probes at load, and after every search;
 * :mod:`ggp.cwm.rundir` — finding the model, inference and value files of a synthesis run;
+* :mod:`ggp.cwm.prior_box` — the sandboxed box that calls a synthesized policy prior
+  for its checks (:mod:`ggp.synth.prior` judges the answers outside it);
 * :mod:`ggp.cwm.accuracy` — online transition accuracy of a CWM on arena trajectories;
 * :mod:`ggp.cwm.experiment` — the paper's experiment for one game (synthesize K runs,
   reject bad samples, arena, tables and plots).

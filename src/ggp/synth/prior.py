@@ -113,8 +113,9 @@ def prior_prompt(game: str, rules: str, model_code: str, examples: list[dict[str
         f"## States of this code, as your function will see them\n\n{shown}\n"
         f"## What to write\n\n```python\n{PRIOR_API}```\n{hidden}\n"
         "The search spends more of its simulations on moves with high weights, so rank "
-        "moves the way an expert would: winning moves and moves that stop the opponent's "
-        "immediate threats first, then strong developing moves, then the rest. Write only "
+        "moves the way an expert would: moves that win, or gain the most, first; moves "
+        "that avoid an immediate loss next; then the rest by how promising they are. "
+        "Write only "
         "this function (and helpers it needs) in one ```python block; it may use the "
         "functions of the code above, which will be defined next to it, and must not "
         "change the state it is given.")
