@@ -2,9 +2,9 @@
 path that runs code the user did not write, checked for containment.
 
 An *entry point* runs a hostile world model (or agent) the way ggp would: the synthesis
-test runner (unit and inference tests), the value-function check, ``ggp check``'s
-sandboxed check, a match on a hosted model (the rejection tournament's and experiment's
-way), a CWM agent in a match (the arena's way) and a file agent in the arena's sandboxed
+test runner (unit and inference tests), the value-function and policy-prior checks,
+``ggp check``'s sandboxed check, a match on a hosted model (the rejection tournament's and
+experiment's way), a CWM agent in a match (the arena's way) and a file agent in the arena's sandboxed
 worker. :func:`run_attack` runs one group of attacks through one entry point and
 :func:`contained` judges it: nothing received by the host's listeners, no canary written
 outside, no secret, shadow line or leak in any output, no process left behind. The
@@ -65,6 +65,23 @@ def _value_check(model: str, work: Path) -> list[str]:
 
     value = "def value_function(state, player):\n    return 0.0\n"
     return [json.dumps(check_candidate(model, value, games=1, seconds=10.0))]
+
+
+def _prior_check(model: str, work: Path) -> list[str]:
+    from ggp.core.registry import make_game
+    from ggp.synth.prior import check_prior
+
+    # the candidate runs the model's code as a prior may (apply_action sets off the
+    # attacks that wait for a call); the legal actions are the parent's, never the box's
+    prior = ("def policy_prior(state, player_id):\n"
+             "    legal = get_legal_actions(state)\n"
+             "    apply_action(state, legal[0])\n"
+             "    return {a: 1.0 for a in legal}\n")
+    truth = make_game("tic_tac_toe")
+    state = truth.initial_state()
+    cases = [{"state": state, "player": 0, "legal": truth.legal_actions(state)}]
+    return [json.dumps(check_prior(model, prior, cases, call_seconds=10.0,
+                                   start_seconds=20.0))]
 
 
 def _check(model: str, work: Path) -> list[str]:
@@ -210,6 +227,7 @@ ENTRY_POINTS: dict[str, tuple[str, Callable, Callable[[str, Path], list[str]]]] 
     "synthesis": ("synthesis unit and inference tests (ggp synth)", hostile_model,
                   _synthesis),
     "value_check": ("value-function checks (ggp cwm values)", hostile_model, _value_check),
+    "prior_check": ("policy-prior checks (ggp cwm priors)", hostile_model, _prior_check),
     "check": ("ggp check on a .py model", hostile_model, _check),
     "hosted": ("a match on a hosted model (rejection tournament, experiment)",
                hostile_model, _hosted),
