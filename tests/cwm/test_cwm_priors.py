@@ -50,6 +50,9 @@ NEGATIVE = ("def policy_prior(state, player_id):\n"
 ZEROS = "def policy_prior(state, player_id):\n    return dict.fromkeys(get_legal_actions(state), 0)\n"
 A_LIST = "def policy_prior(state, player_id):\n    return get_legal_actions(state)\n"
 INT_KEYS = "def policy_prior(state, player_id):\n    return {0: 1.0}\n"
+MUTATES = ("def policy_prior(state, player_id):\n"
+           "    state['board'][0][0] = 'x'\n"
+           "    return {a: 1.0 for a in get_legal_actions(state)}\n")
 STRING_WEIGHT = ("def policy_prior(state, player_id):\n"
                  "    return {a: 'high' for a in get_legal_actions(state)}\n")
 
@@ -122,25 +125,39 @@ def test_decision_points_come_from_the_model_with_their_legal_actions(decisions)
         assert case["player"] == truth.current_player(case["state"])
 
 
+def _raw(returned=None, raised=None, after=None):
+    raw = {"returned": returned} if raised is None else {"raised": raised}
+    return {**raw, "after": {"s": 1} if after is None else after}
+
+
+def _items(*items, size=None):
+    return {"type": "dict", "size": len(items) if size is None else size,
+            "items": [list(item) for item in items]}
+
+
 @pytest.mark.parametrize("raw, reason", [
-    ({"returned": {"type": "dict", "size": 1, "items": [["b", 2.0]]}}, ""),
-    ({"returned": {"type": "dict", "size": 1, "items": [["z", 2.0]]}}, "not a legal action"),
-    ({"returned": {"type": "dict", "size": 1, "items": [["a", "nan"]]}}, "not finite"),
-    ({"returned": {"type": "dict", "size": 1, "items": [["a", -0.5]]}}, "negative"),
-    ({"returned": {"type": "dict", "size": 2, "items": [["a", 0], ["b", 0.0]]}}, "weight 0"),
-    ({"returned": {"type": "dict", "size": 0, "items": []}}, "empty dict"),
-    ({"returned": {"type": "list", "repr": "['a']"}}, "not a dict"),
-    ({"raised": "KeyError: 'board'"}, "raised KeyError"),
+    (_raw(_items(("b", 2.0))), ""),
+    (_raw(_items(("a", 1), ("b", 0))), ""),
+    (_raw(_items(("z", 2.0))), "not a legal action"),
+    (_raw(_items(("a", "nan"))), "not finite"),
+    (_raw(_items(("a", -0.5))), "negative"),
+    (_raw(_items(("a", 0), ("b", 0.0))), "weight 0"),
+    (_raw(_items()), "empty dict"),
+    (_raw({"type": "list", "repr": "['a']"}), "not a dict"),
+    (_raw(raised="KeyError: 'board'"), "raised KeyError"),
+    (_raw(_items(("b", 2.0)), after={"s": 2}), "changed the state"),
+    (_raw(raised="KeyError: 'x'", after={"unserializable": "TypeError"}), "changed the state"),
     # forged or broken replies: a verdict, a count that hides entries, NaN sneaked in
     ({"ok": True, "error": "", "checked": 100}, "malformed"),
-    ({"returned": {"type": "dict", "size": 5, "items": [["a", 1.0]]}}, "5 weights for 2"),
-    ({"returned": {"type": "dict", "size": 1, "items": [["a", float("nan")]]}}, "malformed"),
-    ({"returned": {"type": "dict", "size": 2, "items": [["a", 1], ["a", 1]]}}, "malformed"),
-    ({"returned": {"type": "dict", "size": 1, "items": [["a", True]]}}, "malformed"),
+    ({"returned": _items(("a", 1.0))}, "malformed"),  # no state after the call
+    (_raw(_items(("a", 1.0), size=5)), "5 weights for 2"),
+    (_raw(_items(("a", float("nan")))), "malformed"),
+    (_raw(_items(("a", 1), ("a", 1))), "malformed"),
+    (_raw(_items(("a", True))), "malformed"),
     ("ok", "malformed"),
 ])
 def test_the_parent_judges_raw_answers(raw, reason):
-    verdict = judge_answer(raw, ["a", "b"])
+    verdict = judge_answer(raw, ["a", "b"], {"s": 1})
     assert (reason in verdict) if reason else verdict == ""
 
 
@@ -163,6 +180,7 @@ def test_a_valid_prior_passes_on_every_decision_point(decisions):
     (A_LIST, "returned a list"),
     (INT_KEYS, "of type int, not an action"),
     (STRING_WEIGHT, "is a str ('high'), not a number"),
+    (MUTATES, "changed the state it was given"),
     ("x = 1\n", "no top-level function policy_prior"),
     ("def policy_prior(:\n", "syntax error"),
     ("raise SystemExit(3)\ndef policy_prior(s, p):\n    return {}\n", "does not load"),

@@ -9,7 +9,8 @@ weight is finite, whether the call was fast enough are decided in the parent, wh
 also holds the legal actions (taken from the model alone, in another box) and measures
 the time of each call. Run it only through :class:`ggp.sandbox.Worker`.
 
-Raw answer: ``{"raised": "Type: message"}`` or ``{"returned": R}`` where ``R`` is
+Raw answer: ``{"raised": "Type: message"}`` or ``{"returned": R}``, with ``"after"``: the
+state as it was after the call (the parent checks that the prior left it alone). ``R`` is
 ``{"type": name, "repr": text}`` for anything but a dict, and ``{"type": "dict", "size":
 n, "items": [[key, weight], ...]}`` for a dict (at most :data:`MAX_ITEMS` items); a key
 that is not a string and a weight that is not an ``int``/``float`` are sent as
@@ -18,6 +19,7 @@ that is not a string and a weight that is not an ``int``/``float`` are sent as
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -68,10 +70,19 @@ class PriorBox:
 
     def call(self, state: Any, player: int) -> dict[str, Any]:
         try:
-            answer = self._prior(state, player)
-            return {"returned": encode(answer)}
+            reply = {"returned": encode(self._prior(state, player))}
         except Exception as exc:  # noqa: BLE001 - untrusted code; reported, not judged
-            return {"raised": f"{type(exc).__name__}: {str(exc)[:300]}"}
+            reply = {"raised": f"{type(exc).__name__}: {str(exc)[:300]}"}
+        reply["after"] = _as_json(state)  # the parent compares it with what it sent
+        return reply
+
+
+def _as_json(value: Any) -> Any:
+    """``value`` as JSON would carry it, or a marker when JSON cannot hold it."""
+    try:
+        return json.loads(json.dumps(value))
+    except Exception as exc:  # noqa: BLE001 - a state the prior filled with odd objects
+        return {"unserializable": f"{type(exc).__name__}: {str(exc)[:100]}"}
 
 
 def make_handler(init: dict[str, Any]) -> PriorBox:

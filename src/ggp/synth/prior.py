@@ -14,8 +14,8 @@ exploration. Mirrors value-function synthesis (:mod:`ggp.synth.value`):
    a wall-clock limit enforced and measured here. The box returns only what the function
    returned (or raised); the verdict is computed in this process against the legal
    actions from step 1, which never enter the candidate's box: a dict whose keys are legal
-   actions, every weight a finite number ≥ 0, not all zero, every call within
-   ``call_seconds``. A candidate that rewrites the box's answers can only change what it
+   actions, every weight a finite number ≥ 0, not all zero, the state left unchanged,
+   every call within ``call_seconds``. A candidate that rewrites the box's answers can only change what it
    is judged on, never the judge; what it does at play time is what the duel measures.
 3. **Duel.** A candidate that passes plays the same search with the prior against that
    search with ``prior=none`` (same simulations, same value setting: the run's selected
@@ -183,13 +183,17 @@ def prompt_examples(cases: list[dict[str, Any]],
 
 
 # ----------------------------------------------------------------------------- checks
-def judge_answer(raw: Any, legal: list[str]) -> str:
-    """The verdict on one raw answer of the box (:mod:`ggp.cwm.prior_box`) for a state
+def judge_answer(raw: Any, legal: list[str], state: Any = None) -> str:
+    """The verdict on one raw answer of the box (:mod:`ggp.cwm.prior_box`) for ``state``,
     whose legal actions are ``legal``: ``""`` when it is a valid prior, else why not.
-    Anything not shaped as the box's encoding is a malformed reply."""
+    Anything not shaped as the box's encoding is a malformed reply. With ``state``, the
+    box's ``after`` must equal it (the search hands the prior its own states, uncopied)."""
     malformed = "the candidate's box sent a malformed reply"
-    if not isinstance(raw, dict) or len(raw) != 1:
+    if not isinstance(raw, dict) or set(raw) not in ({"raised", "after"},
+                                                      {"returned", "after"}):
         return malformed
+    if state is not None and raw["after"] != state:
+        return "policy_prior changed the state it was given"
     if "raised" in raw:
         return (f"policy_prior raised {raw['raised']}" if isinstance(raw["raised"], str)
                 else malformed)
@@ -275,7 +279,7 @@ def check_prior(model_code: str, prior_code: str, cases: list[dict[str, Any]], *
                     error = f"policy_prior broke its box ({exc.kind}: {exc.detail[-200:]})"
                 return failed(f"{error} ({_where(index, case)})", index + 1, times)
             times.append(time.monotonic() - started)
-            error = judge_answer(raw, case["legal"])
+            error = judge_answer(raw, case["legal"], case["state"])
             if not error and times[-1] > call_seconds:
                 error = f"policy_prior took {times[-1]:.2f} s, over {call_seconds:g} s"
             if error:
