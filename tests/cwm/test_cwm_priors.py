@@ -47,7 +47,8 @@ RAISES = "def policy_prior(state, player_id):\n    raise KeyError('board')\n"
 HANGS = "def policy_prior(state, player_id):\n    while True:\n        pass\n"
 NEGATIVE = ("def policy_prior(state, player_id):\n"
             "    return {a: -1.0 for a in get_legal_actions(state)}\n")
-ZEROS = "def policy_prior(state, player_id):\n    return dict.fromkeys(get_legal_actions(state), 0)\n"
+ZEROS = ("def policy_prior(state, player_id):\n"
+         "    return dict.fromkeys(get_legal_actions(state), 0)\n")
 A_LIST = "def policy_prior(state, player_id):\n    return get_legal_actions(state)\n"
 INT_KEYS = "def policy_prior(state, player_id):\n    return {0: 1.0}\n"
 MUTATES = ("def policy_prior(state, player_id):\n"

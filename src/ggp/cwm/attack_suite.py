@@ -4,8 +4,8 @@ path that runs code the user did not write, checked for containment.
 An *entry point* runs a hostile world model (or agent) the way ggp would: the synthesis
 test runner (unit and inference tests), the value-function and policy-prior checks,
 ``ggp check``'s sandboxed check, a match on a hosted model (the rejection tournament's and
-experiment's way), a CWM agent in a match (the arena's way) and a file agent in the arena's sandboxed
-worker. :func:`run_attack` runs one group of attacks through one entry point and
+experiment's way), a CWM agent in a match (the arena's way) and a file agent in the arena's
+sandboxed worker. :func:`run_attack` runs one group of attacks through one entry point and
 :func:`contained` judges it: nothing received by the host's listeners, no canary written
 outside, no secret, shadow line or leak in any output, no process left behind. The
 process running this is the "ggp process": if an attack killed it, nothing would report.

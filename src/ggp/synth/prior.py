@@ -15,8 +15,9 @@ exploration. Mirrors value-function synthesis (:mod:`ggp.synth.value`):
    returned (or raised); the verdict is computed in this process against the legal
    actions from step 1, which never enter the candidate's box: a dict whose keys are legal
    actions, every weight a finite number ≥ 0, not all zero, the state left unchanged,
-   every call within ``call_seconds``. A candidate that rewrites the box's answers can only change what it
-   is judged on, never the judge; what it does at play time is what the duel measures.
+   every call within ``call_seconds``. A candidate that rewrites the box's answers can
+   only change what it is judged on, never the judge; what it does at play time is what
+   the duel measures.
 3. **Duel.** A candidate that passes plays the same search with the prior against that
    search with ``prior=none`` (same simulations, same value setting: the run's selected
    value function by default), ``matches`` per seat, on the model hosted in a worker
