@@ -183,6 +183,7 @@ def test_a_valid_prior_passes_on_every_decision_point(decisions):
     (STRING_WEIGHT, "is a str ('high'), not a number"),
     (MUTATES, "changed the state it was given"),
     ("x = 1\n", "no top-level function policy_prior"),
+    ("MARKS = ('o', 'x')\n" + UNIFORM, "it defines MARKS again"),
     ("def policy_prior(:\n", "syntax error"),
     ("raise SystemExit(3)\ndef policy_prior(s, p):\n    return {}\n", "does not load"),
 ])

@@ -118,21 +118,44 @@ def prior_prompt(game: str, rules: str, model_code: str, examples: list[dict[str
         "that avoid an immediate loss next; then the rest by how promising they are. "
         "Write only "
         "this function (and helpers it needs) in one ```python block; it may use the "
-        "functions of the code above, which will be defined next to it, and must not "
+        "functions of the code above, which will be defined next to it, must not define "
+        "any of their names again (give your helpers names of their own), and must not "
         "change the state it is given.")
 
 
-def candidate_problem(code: str) -> str:
-    """Why ``code`` cannot be a policy prior without running it (a syntax error, or no
-    top-level ``policy_prior`` function), or ``""``. Parsing never executes code."""
+def candidate_problem(code: str, model_code: str = "") -> str:
+    """Why ``code`` cannot be a policy prior for ``model_code`` without running it: a
+    syntax error, no top-level ``policy_prior``, or a top-level name of the model defined
+    again (the prior is appended to the model, in the check as in play, so it would
+    change the game the search plans in). ``""`` when none. Parsing executes nothing."""
     try:
         tree = ast.parse(code)
     except SyntaxError as exc:
         return f"syntax error at line {exc.lineno}: {exc.msg}"
-    if not any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-               and node.name == "policy_prior" for node in tree.body):
+    names = _defined(tree)
+    if "policy_prior" not in names:
         return "no top-level function policy_prior"
+    try:
+        clash = sorted(names & _defined(ast.parse(model_code)))
+    except SyntaxError:
+        clash = []
+    if clash:
+        return (f"it defines {', '.join(clash[:5])} again, which the model already "
+                "defines (its code is appended to the model's)")
     return ""
+
+
+def _defined(tree: ast.Module) -> set[str]:
+    """Names a module's top-level statements define or assign (imports left out)."""
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return names
 
 
 # ----------------------------------------------------------------------------- states
@@ -258,7 +281,7 @@ def check_prior(model_code: str, prior_code: str, cases: list[dict[str, Any]], *
     def failed(error: str, checked: int, times: list[float]) -> dict[str, Any]:
         return {"ok": False, "error": error, "checked": checked, "seconds": _times(times)}
 
-    problem = candidate_problem(prior_code)
+    problem = candidate_problem(prior_code, model_code)
     if problem:
         return failed(problem, 0, [])
     try:
