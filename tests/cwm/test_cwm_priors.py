@@ -237,10 +237,13 @@ class ScriptedDuel:
 def test_candidates_are_checked_then_dueled_and_the_best_is_selected(tmp_path):
     run = run_dir(tmp_path, "run", standalone(GAME))
     metadata = make_game(GAME).metadata
+    # the run's value function is appended before the prior, in the checks as in play
+    (run / "value_function.py").write_text("_SCALE = 0.5\n\ndef value_function(state, "
+                                           "player_id):\n    return 0.0\n")
     script = [_answer(ILLEGAL), "no code here", _answer(UNIFORM), _answer(CENTRE),
-              _answer(FORGES_THE_REPLY)]
+              _answer(FORGES_THE_REPLY), _answer("_SCALE = 2.0\n" + UNIFORM)]
     duel = ScriptedDuel({UNIFORM: 0.1, CENTRE: 0.4, FORGES_THE_REPLY: 1.0})
-    kwargs = {"candidates": 5, "matches": 2, "sims": 20, "games": 1, "seed": 0}
+    kwargs = {"candidates": 6, "matches": 2, "sims": 20, "games": 1, "seed": 0}
     lines: list[str] = []
     record = synthesize_priors(run, ScriptedLLM(script), metadata, duel=duel,
                                log=lines.append, **kwargs)
@@ -249,18 +252,19 @@ def test_candidates_are_checked_then_dueled_and_the_best_is_selected(tmp_path):
     assert checks[1]["error"] == "no code in the answer"
     assert checks[2]["ok"] and checks[3]["ok"]
     assert "malformed" in checks[4]["error"]  # the hostile one never reaches a duel
+    assert checks[5]["error"].startswith("it defines _SCALE again")
     assert [c.get("vs_no_prior", {}).get("margin") for c in record["candidates"]] == \
-        [None, None, 0.1, 0.4, None]
+        [None, None, 0.1, 0.4, None, None]
     assert record["selected"] == 3 and record["complete"]
     assert (run / "policy_prior.py").read_text() == CENTRE
     assert json.loads((run / "prior_selection.json").read_text()) == record
-    assert record["scripted_answers"] == 5
+    assert record["scripted_answers"] == 6
     # the duel: the same search with the candidate against prior=none, rollouts kept
     agent, opponent = duel.calls[1]
     assert agent.startswith(f"cwm_mcts:run={run / 'cwm.py'}:sims=20:rollouts=10:value=auto")
     assert agent.endswith(f":prior={run / 'priors' / 'prior_3.py'}")
     assert opponent == agent.rsplit(":prior=", 1)[0] + ":prior=none"
-    assert "prior 4/5: duel 4/4 matches" in lines
+    assert "prior 4/6: duel 4/4 matches" in lines
     # a finished selection is read back; other settings replay the answers, no model
     assert synthesize_priors(run, None, metadata, duel=duel, **kwargs) == record
     assert len(duel.calls) == 2

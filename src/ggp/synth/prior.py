@@ -50,6 +50,7 @@ from typing import Any
 from ggp.agents import AgentSpecError, check_spec
 from ggp.core.errors import GGPError
 from ggp.core.protocol import GameMetadata
+from ggp.cwm.rundir import model_source, value_file
 from ggp.llm import LLM
 from ggp.sandbox import Limits, SandboxFailure, Worker
 from ggp.sandbox.hosted import HostedModel, HostFailure, model_file
@@ -368,6 +369,8 @@ def synthesize_priors(run_dir: str | Path, llm: LLM | None, metadata: GameMetada
     run = Path(run_dir).resolve()
     model = model_file(run)
     model_code = model.read_text(encoding="utf-8")
+    # what the agent will load: the model, the value function it plays with, the prior
+    program = model_source(model, value_file(run, value))
     meta = json.loads((run / "metadata.json").read_text()) \
         if (run / "metadata.json").is_file() else {}
     if duel is None:
@@ -400,7 +403,7 @@ def synthesize_priors(run_dir: str | Path, llm: LLM | None, metadata: GameMetada
                                          purpose="prior"))
     for k, answer in enumerate(answers):
         record["scripted_answers"] += int(answer.scripted)
-        entry = _candidate(run, model, model_code, metadata, answer.text, k, cases,
+        entry = _candidate(run, model, program, metadata, answer.text, k, cases,
                            f"prior {k + 1}/{candidates}", settings, duel, log)
         record["candidates"].append(entry)
         _write(run, record)  # what is done so far, for anyone watching a long run
@@ -419,10 +422,11 @@ def synthesize_priors(run_dir: str | Path, llm: LLM | None, metadata: GameMetada
     return record
 
 
-def _candidate(run: Path, model: Path, model_code: str, metadata: GameMetadata, text: str,
+def _candidate(run: Path, model: Path, program: str, metadata: GameMetadata, text: str,
                k: int, cases: list[dict[str, Any]], tag: str, settings: dict[str, Any],
                duel: DuelFn, log: Callable[[str], None]) -> dict[str, Any]:
-    """Parse, check and duel one answer."""
+    """Parse, check (appended to ``program``, the model and its value function, as in
+    play) and duel one answer."""
     entry: dict[str, Any] = {"id": k, "file": None}
     blocks = extract_code_blocks(text)
     if not blocks:
@@ -433,7 +437,7 @@ def _candidate(run: Path, model: Path, model_code: str, metadata: GameMetadata, 
     code = "\n\n".join(blocks) + "\n"
     path.write_text(code, encoding="utf-8")
     entry["file"] = str(path.relative_to(run))
-    entry["check"] = check_prior(model_code, code, cases,
+    entry["check"] = check_prior(program, code, cases,
                                  call_seconds=settings["call_seconds"])
     if not entry["check"]["ok"]:
         log(f"{tag}: refused: {entry['check']['error'][:200]}")
