@@ -443,7 +443,7 @@ def _candidate(run: Path, model: Path, program: str, metadata: GameMetadata, tex
         log(f"{tag}: refused: {entry['check']['error'][:200]}")
         return entry
     log(f"{tag}: checks passed on {entry['check']['checked']} decision points; duel "
-        f"against no prior, {settings['matches']} matches per seat")
+        f"against no prior ({settings['matches']} per seat)")
     agent, opponent = duel_specs(model, metadata, path, sims=settings["sims"],
                                  rollouts=settings["rollouts"], value=settings["value"])
     digest = hashlib.sha256(code.encode()).hexdigest()[:12]
