@@ -72,7 +72,8 @@ class CWMCFRAgent(Agent):
         self.stats = {"moves": 0, "fallbacks": 0}
         self.fallbacks: list[dict[str, Any]] = []
 
-    def probabilities(self, history: ObsActionHistory, seat: int) -> dict[Action, float] | None:
+    def probabilities(self, history: ObsActionHistory,
+                      seat: int) -> dict[Action, float] | None:
         """The policy at ``seat``'s information state ``history``; None when the solved
         tree does not have it."""
         probs = self.solution.table.get((seat, information_state_key(history)))
