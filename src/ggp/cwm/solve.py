@@ -232,6 +232,7 @@ def solve_cwm(source: str | Path, metadata: GameMetadata | None,
             return solution
     started = time.monotonic()
     tree = enumerate_tree(path, metadata, settings)
+    walk_seconds = time.monotonic() - started
     solver = TabularCFRPlus(tree)
     how = "solved"
     if saved is not None and _layout(tree) == saved.get("layout"):
@@ -240,6 +241,7 @@ def solve_cwm(source: str | Path, metadata: GameMetadata | None,
         solver.iteration = int(saved["iteration"])
         how = "resumed"
         log.info("cwm_cfr: resuming %s at iteration %d", path, solver.iteration)
+    first = solver.iteration  # where this process started (after a resume: not 0)
     value = exploitability(tree, solver.average()) if solver.iteration else math.inf
     while value > settings.target and solver.iteration < settings.iterations:
         step = min(settings.check, settings.iterations - solver.iteration)
@@ -254,7 +256,8 @@ def solve_cwm(source: str | Path, metadata: GameMetadata | None,
             _write_cache(file, digest, tree, solver, value)
     solution = CWMSolution(tree.policy_table(solver.average()), solver.iteration, value,
                            tree.num_nodes, time.monotonic() - started, how, digest,
-                           {"infosets": len(tree.infosets), "depth": tree.depth})
+                           {"infosets": len(tree.infosets), "depth": tree.depth,
+                            "walk_seconds": walk_seconds, "first_iteration": first})
     _MEMORY[digest] = solution
     return solution
 
