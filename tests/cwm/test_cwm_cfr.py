@@ -270,3 +270,13 @@ def test_a_model_that_raises_fails_in_one_line(tmp_path):
 def test_tree_validation_names_what_is_wrong(data, match):
     with pytest.raises(MalformedTree, match=match):
         game_tree(data)
+
+
+def test_size_estimate_is_exact_on_a_uniform_tree_and_averages_paths():
+    from ggp.cwm.solve import estimate_size
+
+    # 3 children at the root, 2 under each, then leaves: 1 + 3 + 6 nodes
+    assert estimate_size([[3, 2, 0], [3, 2, 0]]) == 10
+    # a root with a leaf child and a child with 4 leaves (1 + 2 + 4 = 7 nodes): the paths
+    # through each child, equally likely, average to the size
+    assert estimate_size([[2, 0], [2, 4, 0]]) == (3 + 11) / 2 == 7
