@@ -20,6 +20,7 @@ No numpy here: a restricted child has the standard library and ggp only.
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
 
 from ggp.core.model import WorldModel
@@ -72,6 +73,8 @@ class TreeHandler:
 
     def enumerate(self, max_nodes: int, max_depth: int) -> dict[str, Any]:
         """The whole tree as plain data, or why it was not finished."""
+        # the walk recurses once per move (and the model a few frames more)
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 8 * max_depth + 1000))
         model = self.model
         n = model.num_players
         nodes: list[list] = []

@@ -142,19 +142,19 @@ def _validate(tree: GameTree, data: Any, limits: TreeLimits) -> None:
 
     if not isinstance(data, dict):
         raise bad("not an object")
+    n, infosets, nodes = data.get("players"), data.get("infosets"), data.get("nodes")
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 64:
+        raise bad("'players' must be an integer from 1 to 64")
+    if not isinstance(infosets, list) or not isinstance(nodes, list) or not nodes:
+        raise bad("'infosets' and 'nodes' must be lists, with at least one node")
+    if len(nodes) > limits.max_nodes:  # before anything costs time in proportion
+        raise bad(f"{len(nodes):,} nodes, more than the limit of {limits.max_nodes:,}")
     try:
         size = len(canonical_json(data))
     except (TypeError, ValueError) as exc:
         raise bad(f"not plain JSON data ({exc})") from None
     if size > limits.max_bytes:
         raise bad(f"{size:,} bytes, more than the limit of {limits.max_bytes:,}")
-    n, infosets, nodes = data.get("players"), data.get("infosets"), data.get("nodes")
-    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 64:
-        raise bad("'players' must be an integer from 1 to 64")
-    if not isinstance(infosets, list) or not isinstance(nodes, list) or not nodes:
-        raise bad("'infosets' and 'nodes' must be lists, with at least one node")
-    if len(nodes) > limits.max_nodes:
-        raise bad(f"{len(nodes):,} nodes, more than the limit of {limits.max_nodes:,}")
     keys: list[Infoset] = []
     for entry in infosets:
         if (not isinstance(entry, list) or len(entry) != 2 or not _is_int(entry[0])
