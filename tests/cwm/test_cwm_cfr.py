@@ -194,7 +194,7 @@ def test_a_huge_tree_is_refused_by_the_estimate_and_by_the_walk(tmp_path):
 def get_legal_actions(state):
     if state["current_player"] in (-1, -4):
         return _legal(state)
-    return ["Pass", "Bet"] + [f"Noise {i}" for i in range(30)]
+    return ["Pass", "Bet"] + [f"Noise {i}" for i in range(100)]
 
 
 def apply_action(state, action):
@@ -280,3 +280,10 @@ def test_size_estimate_is_exact_on_a_uniform_tree_and_averages_paths():
     # a root with a leaf child and a child with 4 leaves (1 + 2 + 4 = 7 nodes): the paths
     # through each child, equally likely, average to the size
     assert estimate_size([[2, 0], [2, 4, 0]]) == (3 + 11) / 2 == 7
+
+
+def test_between_the_limit_and_the_estimates_margin_the_walk_decides_exactly(kuhn):
+    # Kuhn has 58 histories: its estimate (about 58) is under twice either limit
+    assert enumerate_tree(kuhn, _meta(), SolveSettings(max_nodes=58)).num_nodes == 58
+    with pytest.raises(CWMSolveError, match="more than 57 nodes, the limit"):
+        enumerate_tree(kuhn, _meta(), SolveSettings(max_nodes=57))
