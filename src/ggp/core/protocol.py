@@ -74,6 +74,14 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
+def information_state_key(history: ObsActionHistory) -> str:
+    """The key of a player's information state: the canonical JSON of its obs-action
+    history (the last action ``None``), exactly as an agent is handed it in a match. The
+    same text is the ``information_state_string`` of a world model registered with
+    OpenSpiel (:mod:`ggp.openspiel.game`) and the key of CFR policies solved on trees."""
+    return canonical_json([[obs, action] for obs, action in history])
+
+
 def json_copy(value: Any) -> Any:
     """A deep copy of a JSON value that also normalizes tuples to lists."""
     return json.loads(canonical_json(value))

@@ -4,11 +4,12 @@ path that runs code the user did not write, checked for containment.
 An *entry point* runs a hostile world model (or agent) the way ggp would: the synthesis
 test runner (unit and inference tests), the value-function and policy-prior checks,
 ``ggp check``'s sandboxed check, a match on a hosted model (the rejection tournament's and
-experiment's way), a CWM agent in a match (the arena's way) and a file agent in the arena's
-sandboxed worker. :func:`run_attack` runs one group of attacks through one entry point and
-:func:`contained` judges it: nothing received by the host's listeners, no canary written
-outside, no secret, shadow line or leak in any output, no process left behind. The
-process running this is the "ggp process": if an attack killed it, nothing would report.
+experiment's way), a CWM agent in a match (the arena's way), a CWM's tree walked for CFR+
+(``cwm_cfr``) and a file agent in the arena's sandboxed worker. :func:`run_attack` runs
+one group of attacks through one entry point and :func:`contained` judges it: nothing
+received by the host's listeners, no canary written outside, no secret, shadow line or
+leak in any output, no process left behind. The process running this is the "ggp
+process": if an attack killed it, nothing would report.
 
 ``ggp sandbox selftest`` (:func:`selftest`) and ``tests/sandbox`` use this module.
 """
@@ -145,6 +146,23 @@ def _cwm_agent(model: str, work: Path) -> list[str]:
     return _match(agents_for, work)
 
 
+def _cwm_cfr(model: str, work: Path) -> list[str]:
+    from ggp.agents import make_agent
+    from ggp.core.registry import make_game
+
+    path = work / "hostile.py"
+    path.write_text(model, encoding="utf-8")
+
+    def agents_for(work: Path):
+        # the probe and the walk run the model in the box; tic-tac-toe is over the limit,
+        # so the match ends in the agent's forfeit once the model has had its go
+        game = make_game("tic_tac_toe")
+        spec = f"cwm_cfr:run={path}:max_nodes=2000:seconds=10:memory_mb=512:cache=none"
+        return game, [make_agent(spec, game), make_agent("random", game)]
+
+    return _match(agents_for, work)
+
+
 def _file_agent(agent: str, work: Path) -> list[str]:
     from dataclasses import replace
 
@@ -233,6 +251,8 @@ ENTRY_POINTS: dict[str, tuple[str, Callable, Callable[[str, Path], list[str]]]] 
                hostile_model, _hosted),
     "cwm_agent": ("a CWM agent in a match (ggp arena -a cwm_mcts:run=...)", hostile_model,
                   _cwm_agent),
+    "cwm_cfr": ("a CWM solved with CFR+ (ggp arena -a cwm_cfr:run=...)", hostile_model,
+                _cwm_cfr),
     "file_agent": ("a file agent in the arena's sandboxed worker (ggp arena -a x.py)",
                    hostile_agent, _file_agent),
     "model_file": ("recording a user's .py game for synthesis (ggp synth x.py)",

@@ -20,16 +20,10 @@ from typing import Any
 
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
-from ggp.core.protocol import Action, ObsActionHistory, canonical_json
+from ggp.core.protocol import Action, ObsActionHistory, information_state_key
 from ggp.openspiel.game import register_world_model
 
 _names = itertools.count()
-
-
-def information_state_key(history: ObsActionHistory) -> str:
-    """The information-state string of an obs-action history (last action ``None``):
-    the same text as the registered game's ``information_state_string``."""
-    return canonical_json([[obs, action] for obs, action in history])
 
 
 class CFRPolicy:

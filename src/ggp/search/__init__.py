@@ -3,7 +3,9 @@
 * :mod:`ggp.search.mcts` — UCT for perfect-information games with chance (max^n backups);
 * :mod:`ggp.search.ismcts` — ISMCTS, single and multiple observer;
 * :mod:`ggp.search.pimc` — determinized MCTS (PIMC);
-* :mod:`ggp.search.cfr` — tree-walking CFR+ and best response for tiny games;
+* :mod:`ggp.search.cfr` — CFR+ on a model's whole tree, best response for tiny games;
+* :mod:`ggp.search.tabular` — game trees as checked plain data; vectorized CFR+ and
+  exact exploitability on them;
 * :mod:`ggp.search.evaluators` — leaf evaluators (random rollouts, value function, any
   callable);
 * :mod:`ggp.search.ops` — fast access to a model's functions in hot loops.

@@ -1,16 +1,19 @@
 """CFR+ over a world model, for tiny games (Kuhn poker, Exploding Bomb).
 
-This is a tree-walking solver of our own, independent of OpenSpiel (whose bridge to world
-models was not available when it was written). The full game tree is built once from the
+A solver of our own, independent of OpenSpiel. The full game tree is built once from the
 model (every chance outcome, every legal action), with each decision node labelled by the
 acting player's information state: its observation at each of its decision points and
 the actions it took, as canonical JSON. CFR+ (regret matching+, alternating updates,
-linearly weighted average strategy) then runs on that tree. The average strategy
+linearly weighted average strategy) then runs on that tree, through the vectorized
+solver of :mod:`ggp.search.tabular` (which also solves untrusted code world models from
+the tree data their sandboxed walk returns, :mod:`ggp.cwm.solve`). The average strategy
 converges to a Nash equilibrium in two-player zero-sum (and constant-sum) games; in other
 games it is only a heuristic.
 
-Only for small games: the tree is held in memory (``max_nodes`` bounds it) and each
-iteration walks all of it in Python.
+The tree walks here (:func:`expected_returns`, :func:`best_response_value`,
+:func:`nash_conv`) are plain recursive Python over :class:`TreeNode` objects: a reference
+independent of the tabular arrays, used by the tests. Only for small games: the tree is
+held in memory (``max_nodes`` bounds it).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from dataclasses import dataclass, field
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, Action, ObsActionHistory, canonical_json
+from ggp.search.tabular import GameTree, TabularCFRPlus, TreeLimits
 
 InfoKey = tuple  # (player, (obs_json, action), ..., obs_json)
 
@@ -79,74 +83,60 @@ def build_tree(model: WorldModel, max_nodes: int = 200_000) -> TreeNode:
 
 
 class CFRPlusSolver:
-    """CFR+ on the explicit tree of a small game."""
+    """CFR+ on the explicit tree of a small game: the tree is built from the model
+    (:func:`build_tree`), turned into plain data (:func:`tree_data`) and solved by the
+    vectorized :class:`ggp.search.tabular.TabularCFRPlus` (one CFR+ for every caller)."""
 
     def __init__(self, model: WorldModel, max_nodes: int = 200_000) -> None:
         self.model = model
         self.root = build_tree(model, max_nodes)
         self.num_players = model.num_players
-        self.regrets: dict[InfoKey, list[float]] = {}
-        self.cumulative: dict[InfoKey, list[float]] = {}
-        self.iteration = 0
+        data, self._keys = tree_data(self.root, self.num_players)
+        self.tree = GameTree(data, TreeLimits(max_nodes=max_nodes, max_depth=10**6,
+                                              max_bytes=1 << 40))
+        self.solver = TabularCFRPlus(self.tree)
+
+    @property
+    def iteration(self) -> int:
+        return self.solver.iteration
 
     def run(self, iterations: int) -> None:
         """Run ``iterations`` more CFR+ iterations (one update per player each)."""
-        for _ in range(iterations):
-            self.iteration += 1
-            for player in range(self.num_players):
-                deltas: dict[InfoKey, list[float]] = {}
-                self._traverse(self.root, player, 1.0, 1.0, deltas)
-                for key, delta in deltas.items():
-                    regret = self.regrets[key]
-                    for i, d in enumerate(delta):
-                        regret[i] = max(regret[i] + d, 0.0)
-
-    def _strategy(self, node: TreeNode) -> list[float]:
-        regret = self.regrets.get(node.infoset)
-        if regret is None:
-            regret = self.regrets[node.infoset] = [0.0] * len(node.actions)
-            self.cumulative[node.infoset] = [0.0] * len(node.actions)
-        total = sum(regret)
-        if total <= 0:
-            return [1.0 / len(regret)] * len(regret)
-        return [r / total for r in regret]
-
-    def _traverse(self, node: TreeNode, player: int, reach: float, others: float,
-                  deltas: dict) -> float:
-        if node.player == TERMINAL:
-            return node.returns[player]
-        if node.player == CHANCE:
-            return sum(p * self._traverse(c, player, reach, others * p, deltas)
-                       for p, c in zip(node.probs, node.children))
-        strategy = self._strategy(node)
-        if node.player != player:
-            # No pruning of zero-probability branches: the player's strategy off the
-            # path (e.g. after a move the opponent stopped making) keeps improving.
-            return sum(s * self._traverse(c, player, reach, others * s, deltas)
-                       for s, c in zip(strategy, node.children))
-        values = [self._traverse(c, player, reach * s, others, deltas)
-                  for s, c in zip(strategy, node.children)]
-        value = sum(s * v for s, v in zip(strategy, values))
-        delta = deltas.setdefault(node.infoset, [0.0] * len(values))
-        for i, v in enumerate(values):
-            delta[i] += others * (v - value)
-        cumulative = self.cumulative[node.infoset]
-        for i, s in enumerate(strategy):
-            cumulative[i] += self.iteration * reach * s  # CFR+'s linear averaging
-        return value
+        self.solver.run(iterations)
 
     def average_policy(self) -> dict[InfoKey, dict[Action, float]]:
         """Information-state key -> action -> probability."""
-        policy: dict[InfoKey, dict[Action, float]] = {}
-        for node in _decision_nodes(self.root):
-            if node.infoset in policy:
-                continue
-            weights = self.cumulative.get(node.infoset) or [0.0] * len(node.actions)
-            total = sum(weights)
-            probs = ([w / total for w in weights] if total > 0
-                     else [1.0 / len(node.actions)] * len(node.actions))
-            policy[node.infoset] = dict(zip(node.actions, probs))
-        return policy
+        average = self.solver.average()
+        return {key: dict(zip(actions, average[start:start + len(actions)].tolist()))
+                for key, actions, start in zip(self._keys, self.tree.actions,
+                                               self.tree.slot_start)}
+
+
+def tree_data(root: TreeNode, num_players: int) -> tuple[dict, list[InfoKey]]:
+    """The tree of :func:`build_tree` in the plain-data format of
+    :mod:`ggp.search.tabular`, with the information-state keys in the data's order."""
+    nodes: list[list] = []
+    keys: list[InfoKey] = []
+    index: dict[InfoKey, int] = {}
+    stack: list[tuple[TreeNode, list | None]] = [(root, None)]
+    while stack:
+        node, siblings = stack.pop()
+        if siblings is not None:
+            siblings.append(len(nodes))
+        if node.player == TERMINAL:
+            nodes.append([TERMINAL, -1, [], [], list(node.returns)])
+            continue
+        info = -1
+        if node.infoset is not None:
+            info = index.setdefault(node.infoset, len(keys))
+            if info == len(keys):
+                keys.append(node.infoset)
+        children: list[int] = []
+        nodes.append([node.player, info, list(node.actions), children, list(node.probs)])
+        # children are numbered in action order: push them reversed
+        stack.extend((child, children) for child in reversed(node.children))
+    infosets = [[key[0], canonical_json(list(key[1:]))] for key in keys]
+    return {"players": num_players, "infosets": infosets, "nodes": nodes}, keys
 
 
 def _decision_nodes(root: TreeNode):
