@@ -83,7 +83,7 @@ def takes_time(spec_template: str) -> bool:
 
 
 def plan(table: dict[str, Any], game: str, *, move_time: float,
-         matches: int | None) -> GamePlan:
+         matches: int | None = None, sims: int | None = None) -> GamePlan:
     """Fill in ``{run}`` and ``{budget}`` of ``game``'s agent specs.
 
     The budget is a move time when both agents take ``time=``, else the table's
@@ -94,7 +94,7 @@ def plan(table: dict[str, Any], game: str, *, move_time: float,
     if all(takes_time(t) for t in templates):
         budget = table["budget"]["time"].format(seconds=f"{move_time:g}")
     else:
-        budget = table["budget"]["simulations"].format(sims=entry["sims"])
+        budget = table["budget"]["simulations"].format(sims=sims or entry["sims"])
     agent, baseline = (t.format(run=run, budget=budget) for t in templates)
     return GamePlan(game, run, agent, baseline, matches or int(entry["matches"]),
                     bool(entry.get("duplicate", False)), budget)
@@ -243,6 +243,8 @@ class Row:
     s_per_move_us: float
     s_per_move_them: float
     opponent_moves: float  # the opponent's moves per match (LLM decisions)
+    agent_spec: str = ""  # the specs the tournament was played with
+    opponent_spec: str = ""
 
 
 def summarize(out: Path, gp: GamePlan, opponent: str) -> list[Row]:
@@ -255,6 +257,7 @@ def summarize(out: Path, gp: GamePlan, opponent: str) -> list[Row]:
         return []
     stored, records = load_tournament(directory)
     games = stored["games"]
+    agent_spec, opponent_spec = stored["config"]["agents"][0], stored["config"]["opponents"][0]
     records = [r for r in records if "error" not in r]
     span = utility_range(games, gp.game)
     rows = []
@@ -277,7 +280,7 @@ def summarize(out: Path, gp: GamePlan, opponent: str) -> list[Row]:
             len(ours), len(forfeits) - len(ours),
             us_time / us_moves if us_moves else math.nan,
             them_time / them_moves if them_moves else math.nan,
-            them_moves / len(chosen) if chosen else math.nan)
+            them_moves / len(chosen) if chosen else math.nan, agent_spec, opponent_spec)
 
     seats = sorted({r["focal_seat"] for r in records})
     for seat in seats:
@@ -334,16 +337,25 @@ def render(table: dict[str, Any], plans: list[GamePlan], out: Path,
                              f"{NOT_MEASURED} | | | | |")
                 continue
             for r in rows:
-                data.append({**r.__dict__, "agent": gp.agent,
-                             "opponent_spec": gp.baseline if opponent == "gt" else "llm"})
+                data.append(dict(r.__dict__))
+                if opponent == "gt":
+                    name = short(r.opponent_spec)
                 lines.append(
-                    f"| {gp.game} | {short(gp.agent)} | {name} | {r.seat} | {r.n} {r.unit} "
+                    f"| {gp.game} | {short(r.agent_spec)} | {name} | {r.seat} | {r.n} {r.unit} "
                     f"| {_ci(r.ret)} | {_ci(r.win, signed=False)} "
                     f"| {r.forfeits_us} / {r.forfeits_them} "
                     f"| {r.s_per_move_us:.2f} / {r.s_per_move_them:.2f} "
                     f"| {r.opponent_moves:.1f} |")
+    prompts = []
+    for gp in plans:
+        folder = exchange_dir(args, gp.game)
+        if args.backend == "exchange" and folder.is_dir():
+            asked = len(list(folder.glob("prompt_*.md")))
+            answered = len(list(folder.glob("response_*.md")))
+            prompts.append(f"{gp.game} {asked} ({answered} answered)")
     notes = [
         "", provenance,
+        *([f"Prompts in the exchange folders: {'; '.join(prompts)}."] if prompts else []),
         "Seats are ggp's agent's. *pairs*: duplicate matches (the same chance draws, seats "
         "swapped), one observation per pair: the agent's return averaged over both seats; "
         "*both*: every match of both seats. 95% confidence intervals: normal approximation "
@@ -417,6 +429,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--matches", type=int, default=None,
                         help="matches per seat (duplicate pairs) for every game, instead "
                         "of the table's")
+    parser.add_argument("--sims", type=int, default=None,
+                        help="simulations per move, instead of the table's, while an agent "
+                        "has no time= setting (dry runs)")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--workers", type=int, default=0,
                         help="parallel matches per tournament (default 0: one at a time "
@@ -430,6 +445,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ggp.core.errors import GGPError
+
     args = parse_args(argv)
     table = load_table(Path(args.table))
     games = [g.strip() for g in args.games.split(",") if g.strip()] or list(table["games"])
@@ -446,7 +463,8 @@ def main(argv: list[str] | None = None) -> int:
     move_time = args.move_time or float(table["defaults"].get("move_time", 2.0))
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    plans = [plan(table, g, move_time=move_time, matches=args.matches) for g in games]
+    plans = [plan(table, g, move_time=move_time, matches=args.matches, sims=args.sims)
+             for g in games]
     os.chdir(ROOT)  # agent specs name CWMs relative to the repository root
     try:
         if not args.table_only:
@@ -459,9 +477,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         say("interrupted: finished matches are saved; run the same command to resume")
         return 130
+    except GGPError as exc:  # a bad spec, a results folder of other settings, ...
+        say(f"error: {exc}")
+        return 2
     finally:
-        text = render(table, [plan(table, g, move_time=move_time, matches=args.matches)
-                              for g in table["games"]], out, args)
+        text = render(table, [plan(table, g, move_time=move_time, matches=args.matches,
+                                   sims=args.sims) for g in table["games"]], out, args)
         (out / "table.md").write_text(text, encoding="utf-8")
     print(text, end="")
     say(f"wrote {out / 'table.md'} and {out / 'table.json'}")
