@@ -87,17 +87,19 @@ def plan(table: dict[str, Any], game: str, *, move_time: float,
     """Fill in ``{run}`` and ``{budget}`` of ``game``'s agent specs.
 
     The budget is a move time when both agents take ``time=``, else the table's
-    simulations per move for both (so the two stay comparable)."""
+    simulations per move, ``sims`` for the agent and ``baseline_sims`` for the baseline
+    (``sims`` given here replaces both)."""
     entry = table["games"][game]
     run = portable(ROOT / entry["run"])
     templates = (entry["agent"], entry["baseline"])
     if all(takes_time(t) for t in templates):
-        budget = table["budget"]["time"].format(seconds=f"{move_time:g}")
+        budgets = [table["budget"]["time"].format(seconds=f"{move_time:g}")] * 2
     else:
-        budget = table["budget"]["simulations"].format(sims=sims or entry["sims"])
-    agent, baseline = (t.format(run=run, budget=budget) for t in templates)
+        budgets = [table["budget"]["simulations"].format(sims=sims or entry[key])
+                   for key in ("sims", "baseline_sims")]
+    agent, baseline = (t.format(run=run, budget=b) for t, b in zip(templates, budgets))
     return GamePlan(game, run, agent, baseline, matches or int(entry["matches"]),
-                    bool(entry.get("duplicate", False)), budget)
+                    bool(entry.get("duplicate", False)), budgets[0])
 
 
 def portable(path: Path) -> str:
@@ -470,8 +472,9 @@ def main(argv: list[str] | None = None) -> int:
         if not args.table_only:
             for gp in plans:
                 if "time=" not in gp.budget:
-                    say(f"[{gp.game}] an agent has no time= setting yet: both play "
-                        f"{gp.budget} per move (the table reports the time per move)")
+                    say(f"[{gp.game}] an agent has no time= setting yet: simulations per "
+                        f"move instead ({short(gp.agent)} against {short(gp.baseline)}; "
+                        "the table reports the time per move)")
                 for opponent in opponents:
                     run_game(table, gp, opponent, args)
     except KeyboardInterrupt:

@@ -46,14 +46,15 @@ def test_the_table_names_every_game_and_fills_the_budget():
     for game, entry in table["games"].items():
         assert (ROOT / entry["run"] / "cwm.py").is_file(), game
         plan = run.plan(table, game, move_time=2.0)
-        for spec in (plan.agent, plan.baseline):
-            assert "{" not in spec and plan.budget in spec
+        assert "{" not in plan.agent + plan.baseline
         assert f"run={entry['run']}" in plan.agent
         # the budget is a move time once both agents take time=, simulations before
         if run.takes_time(entry["agent"]) and run.takes_time(entry["baseline"]):
-            assert plan.budget == "sims=0:time=2"
+            assert plan.agent.endswith(":sims=0:time=2")
+            assert plan.baseline.endswith(":sims=0:time=2")
         else:
-            assert plan.budget == f"sims={entry['sims']}"
+            assert plan.agent.endswith(f":sims={entry['sims']}")
+            assert plan.baseline.endswith(f":sims={entry['baseline_sims']}")
 
 
 def test_a_scripted_run_plays_both_opponents_and_writes_the_table(in_tmp, capsys):
