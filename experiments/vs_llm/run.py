@@ -73,13 +73,13 @@ def load_table(path: Path = TABLE) -> dict[str, Any]:
 
 def takes_time(spec_template: str) -> bool:
     """Whether the registered agent named by ``spec_template`` has a ``time`` setting."""
-    import inspect
+    from ggp.agents import AgentSpecError, check_spec
 
-    from ggp.agents import _FACTORIES, agent_names
-
-    agent_names()  # loads every agent module
-    factory = _FACTORIES.get(spec_template.split(":", 1)[0])
-    return factory is not None and "time" in inspect.signature(factory).parameters
+    try:
+        check_spec(spec_template.split(":", 1)[0] + ":time=1")
+    except AgentSpecError:
+        return False
+    return True
 
 
 def plan(table: dict[str, Any], game: str, *, move_time: float,
@@ -463,7 +463,10 @@ def main(argv: list[str] | None = None) -> int:
         print(estimate(table, games, args.estimate_matches), end="")
         return 0
     move_time = args.move_time or float(table["defaults"].get("move_time", 2.0))
-    out = Path(args.out).resolve()
+    # paths given relative to where the command runs, before moving to the repository root
+    args.out, args.exchange_dir = (str(Path(p).resolve())
+                                   for p in (args.out, args.exchange_dir))
+    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     plans = [plan(table, g, move_time=move_time, matches=args.matches, sims=args.sims)
              for g in games]

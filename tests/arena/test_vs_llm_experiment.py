@@ -108,8 +108,9 @@ def test_an_interrupted_exchange_run_resumes_without_replaying_or_reasking(tmp_p
     out, exchange = tmp_path / "results", tmp_path / "exchange"
     folder = exchange / "leduc_poker"
     folder.mkdir(parents=True)
+    # relative folders: they are where the command runs, not in the repository
     command = [sys.executable, str(SCRIPT), "--backend", "exchange", "--exchange-dir",
-               str(exchange), "--out", str(out), "--opponents", "llm", *TINY]
+               "exchange", "--out", "results", "--opponents", "llm", *TINY]
     results = out / "leduc_poker" / "vs_llm" / "results.jsonl"
     stop, limit = threading.Event(), [3]
     answerer = answer_prompts(folder, stop, limit)
