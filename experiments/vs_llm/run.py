@@ -239,6 +239,7 @@ class Row:
     n: int
     unit: str  # "matches" or "pairs"
     ret: tuple[float, float | None]
+    ret_them: tuple[float, float | None]  # the opponent's (general-sum games differ)
     win: tuple[float, float | None]
     forfeits_us: int
     forfeits_them: int
@@ -277,6 +278,8 @@ def summarize(out: Path, gp: GamePlan, opponent: str) -> list[Row]:
         return Row(
             gp.game, opponent, seat, len(chosen), "matches",
             mean_ci([r["returns"][r["focal_seat"]] for r in chosen]),
+            mean_ci([statistics.fmean(x for s, x in enumerate(r["returns"])
+                                      if s != r["focal_seat"]) for r in chosen]),
             mean_ci([float(outcome(r["returns"], r["focal_seat"], span) == "win")
                      for r in chosen]),
             len(ours), len(forfeits) - len(ours),
@@ -296,6 +299,7 @@ def summarize(out: Path, gp: GamePlan, opponent: str) -> list[Row]:
                 pooled = row("pairs", complete)
                 pooled.n, pooled.unit = pairs.n, "pairs"
                 pooled.ret, pooled.win = pairs.payoff, pairs.win_rate
+                pooled.ret_them = pairs.payoff_them
                 rows.append(pooled)
         else:
             rows.append(row("both", records))
@@ -325,9 +329,9 @@ def render(table: dict[str, Any], plans: list[GamePlan], out: Path,
     }[args.backend]
     lines = [
         "| game | ggp agent | opponent | ggp seat | n | ggp return (mean ± 95% CI) "
-        "| ggp win rate (± 95% CI) | forfeits ggp / opp | s/move ggp / opp "
+        "| opp return (mean ± 95% CI) | ggp win rate (± 95% CI) | forfeits ggp / opp | s/move ggp / opp "
         "| opp moves/match |",
-        "|---|---|---|---|---:|---:|---:|---:|---:|---:|",
+        "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     data = []
     for gp in plans:
@@ -336,15 +340,16 @@ def render(table: dict[str, Any], plans: list[GamePlan], out: Path,
             rows = summarize(out, gp, opponent)
             if not rows:
                 lines.append(f"| {gp.game} | {short(gp.agent)} | {name} | – | 0 | "
-                             f"{NOT_MEASURED} | | | | |")
+                             f"{NOT_MEASURED} | | | | | |")
                 continue
             for r in rows:
                 data.append(dict(r.__dict__))
                 if opponent == "gt":
                     name = short(r.opponent_spec)
                 lines.append(
-                    f"| {gp.game} | {short(r.agent_spec)} | {name} | {r.seat} | {r.n} {r.unit} "
-                    f"| {_ci(r.ret)} | {_ci(r.win, signed=False)} "
+                    f"| {gp.game} | {short(r.agent_spec)} | {name} | {r.seat} "
+                    f"| {r.n} {r.unit if r.n != 1 else r.unit[:-1]} "
+                    f"| {_ci(r.ret)} | {_ci(r.ret_them)} | {_ci(r.win, signed=False)} "
                     f"| {r.forfeits_us} / {r.forfeits_them} "
                     f"| {r.s_per_move_us:.2f} / {r.s_per_move_them:.2f} "
                     f"| {r.opponent_moves:.1f} |")
