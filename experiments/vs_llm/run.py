@@ -415,6 +415,30 @@ def estimate(table: dict[str, Any], games: list[str], matches: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def log_invocation(out: Path, argv: list[str] | None, args: argparse.Namespace,
+                   plans: list[GamePlan], opponents: list[str]) -> None:
+    """Append this run's command, code version and agents to ``OUT/runs.jsonl``: the
+    provenance a run's README line is written from."""
+    import subprocess
+
+    try:
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"],
+                                capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    line = {
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "argv": sys.argv[1:] if argv is None else list(argv), "commit": commit,
+        "backend": args.backend,
+        "exchange_dir": args.exchange_dir if args.backend == "exchange" else None,
+        "opponents": opponents,
+        "games": [{"game": gp.game, "agent": gp.agent, "baseline": gp.baseline,
+                   "matches": gp.matches, "duplicate": gp.duplicate} for gp in plans],
+    }
+    with open(out / "runs.jsonl", "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(line) + "\n")
+
+
 # --------------------------------------------------------------------------- main
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
@@ -475,6 +499,8 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     plans = [plan(table, g, move_time=move_time, matches=args.matches, sims=args.sims)
              for g in games]
+    if not args.table_only:
+        log_invocation(out, argv, args, plans, opponents)
     os.chdir(ROOT)  # agent specs name CWMs relative to the repository root
     try:
         if not args.table_only:

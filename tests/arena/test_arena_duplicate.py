@@ -42,6 +42,13 @@ def test_the_seats_of_one_index_share_a_seed_and_other_indices_do_not():
     plain = TournamentConfig(games=["leduc_poker"], agents=["a"], opponents=["b"], matches=3)
     assert len({t.seed for t in schedule(plain, {"leduc_poker": 2})}) == 6
     assert "duplicate" not in plain.to_dict() and config.to_dict()["duplicate"] is True
+    # a field round: every seat permutation plays the same deal
+    table = TournamentConfig(games=["g"], fields=[("a", "b", "c")], matches=2,
+                             duplicate=True)
+    rounds = defaultdict(set)
+    for task in schedule(table, {"g": 3}):
+        rounds[task.index].add(task.seed)
+    assert [len(s) for s in rounds.values()] == [1, 1] and rounds[0] != rounds[1]
 
 
 @pytest.mark.parametrize("game", ["leduc_poker", "bargaining"])

@@ -76,6 +76,8 @@ def test_a_scripted_run_plays_both_opponents_and_writes_the_table(in_tmp, capsys
     # games not played yet keep their rows, marked
     gttt = [line for line in table.splitlines() if line.startswith("| generalized_tic")]
     assert len(gttt) == 2 and all("not yet measured" in line for line in gttt)
+    [logged] = [json.loads(line) for line in (out / "runs.jsonl").read_text().splitlines()]
+    assert logged["backend"] == "scripted" and logged["games"][0]["game"] == "leduc_poker"
     rows = json.loads((out / "table.json").read_text())
     pairs = [r for r in rows if r["seat"] == "pairs" and r["opponent"] == "llm"]
     assert pairs[0]["n"] == 2 and pairs[0]["unit"] == "pairs"
