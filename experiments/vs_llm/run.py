@@ -208,7 +208,7 @@ class ExchangeWatcher:
         self._thread.join(timeout=5)
 
     def _watch(self) -> None:
-        last, since = None, time.monotonic()
+        last, asked, said = None, 0.0, 0.0  # the oldest pending prompt, since, last said
         while not self._stop.wait(2.0):
             pending = sorted(p.name for p in self.folder.glob("prompt_*.md")
                              if not (self.folder / p.name.replace("prompt_", "response_"))
@@ -217,13 +217,16 @@ class ExchangeWatcher:
                 last = None
                 continue
             now = time.monotonic()
-            if pending[0] != last or now - since >= self.every_s:
-                waited = "" if pending[0] != last else f" (still, {now - since:.0f} s)"
-                if pending[0] != last:
-                    since = now
-                last = pending[0]
-                say(f"[{self.label}] waiting for "
-                    f"{pending[0].replace('prompt_', 'response_')} in {self.folder}{waited}")
+            if pending[0] != last:
+                last, asked, said = pending[0], now, now
+                waited = ""
+            elif now - said >= self.every_s:
+                said = now
+                waited = f" (still, for {now - asked:.0f} s)"
+            else:
+                continue
+            say(f"[{self.label}] waiting for {last.replace('prompt_', 'response_')} "
+                f"in {self.folder}{waited}")
 
 
 def say(text: str) -> None:
@@ -260,7 +263,8 @@ def summarize(out: Path, gp: GamePlan, opponent: str) -> list[Row]:
         return []
     stored, records = load_tournament(directory)
     games = stored["games"]
-    agent_spec, opponent_spec = stored["config"]["agents"][0], stored["config"]["opponents"][0]
+    agent_spec = stored["config"]["agents"][0]
+    opponent_spec = stored["config"]["opponents"][0]
     records = [r for r in records if "error" not in r]
     span = utility_range(games, gp.game)
     rows = []
@@ -329,8 +333,8 @@ def render(table: dict[str, Any], plans: list[GamePlan], out: Path,
     }[args.backend]
     lines = [
         "| game | ggp agent | opponent | ggp seat | n | ggp return (mean ± 95% CI) "
-        "| opp return (mean ± 95% CI) | ggp win rate (± 95% CI) | forfeits ggp / opp | s/move ggp / opp "
-        "| opp moves/match |",
+        "| opp return (mean ± 95% CI) | ggp win rate (± 95% CI) | forfeits ggp / opp "
+        "| s/move ggp / opp | opp moves/match |",
         "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     data = []
