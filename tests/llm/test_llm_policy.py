@@ -232,3 +232,27 @@ def test_hidden_information_game_with_chance():
     s = agents[0].stats
     assert s["decisions"] > 0 and s["gave_up_illegal"] == s["unparseable"] == 0
     assert s["llm_calls"] == s["decisions"] + s["rethinks"] and s["rethinks"] == s["illegal"]
+
+
+@pytest.mark.parametrize("game", ["tic_tac_toe", "leduc_poker"])
+def test_the_scripted_backend_answers_legal_moves_and_says_it_is_scripted(game):
+    """``llm:backend=scripted``: a fake for dry runs; it never forfeits a valid game."""
+    model = load_model(game)
+    for seed in range(4):
+        agents = [make_agent("llm:examples=1:backend=scripted", model),
+                  make_agent("random", model)]
+        result = play_match(model, agents, seed=seed)
+        assert result.forfeit is None
+        llm = agents[0]
+        assert llm.stats["illegal"] == 0 and llm.stats["decisions"] >= 1
+        assert llm.llm.requests and llm.llm.model == "scripted"
+
+
+def test_the_exchange_folder_is_a_setting(tmp_path):
+    folder = tmp_path / "exchange"
+    agent = make_agent(f"llm:examples=1:backend=exchange:exchange_dir={folder}"
+                       ":exchange_timeout_s=0.5", TTT)
+    result = play_match(TTT, [agent, make_agent("random", TTT)], seed=0)
+    # nobody answers: the prompt was written there, and the wait ended in a forfeit
+    assert (folder / "prompt_000001.md").is_file()
+    assert result.forfeit is not None and result.forfeit.reason == "exception"

@@ -15,6 +15,10 @@ all of this are in :attr:`LLMPolicyAgent.stats`.
 
 Registered as ``llm``; e.g. ``ggp play tic_tac_toe --players llm:model_name=gpt-4o-mini,random``
 (endpoint, keys and other LLM settings come from the environment or ``config=FILE``).
+``llm:backend=exchange:exchange_dir=DIR`` asks through the file-exchange backend (docs/llm.md).
+``llm:backend=scripted`` is a fake for dry runs and tests, never a model: its answers are
+random legal moves of a state the agent's own model finds consistent with its history
+(:func:`legal_move_responder`), labelled scripted like every fake's.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from ggp.belief import sample_state
 from ggp.core.errors import BeliefError, GGPError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, Action, ObsActionHistory
-from ggp.llm import LLM, Completion, LLMError, load_config, make_client
+from ggp.llm import LLM, Completion, LLMError, ScriptedLLM, load_config, make_client
 from ggp.llm.answers import match_legal, parse_action
 
 MAX_EXAMPLE_CHARS = 6000
@@ -78,6 +82,8 @@ class LLMPolicyAgent(Agent):
             ]
         )
         self.stats: Counter[str] = Counter()
+        #: the history of the decision being asked (what a scripted fake may answer)
+        self.history: ObsActionHistory = []
 
     def start(self, info: MatchInfo) -> None:
         super().start(info)
@@ -90,6 +96,7 @@ class LLMPolicyAgent(Agent):
 
     def act(self, history: ObsActionHistory) -> Action:
         self.stats["decisions"] += 1
+        self.history = list(history)
         messages = [
             {"role": "system", "content": self.system_prompt},
             {"role": "user", "content": turn_prompt(self.info.game, self.info.seat, history)},
@@ -232,6 +239,23 @@ def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
+def legal_move_responder(agent: LLMPolicyAgent):
+    """A scripted fake's answers for ``agent``: ``ACTION: <move>`` with a random legal move
+    of a state its model finds consistent with the decision's history, drawn with the
+    agent's match-seeded generator (an unreadable answer when it finds no such state).
+    For dry runs and tests of the machinery around the policy; no model is involved."""
+
+    def respond(messages) -> str:
+        try:
+            state = sample_state(agent.model, agent.history, agent.info.seat, agent.rng)
+        except BeliefError:
+            return "No state is consistent with this history (scripted)."
+        move = agent.rng.choice(agent.model.legal_actions(state))
+        return f"A random legal move (scripted).\nACTION: {move}"
+
+    return respond
+
+
 # --------------------------------------------------------------------------- registry
 
 
@@ -250,14 +274,24 @@ def make_llm_agent(
     rethinks: int = 2,
     validate: bool = True,
     seed: int = 0,
+    exchange_dir: str | None = None,
+    exchange_timeout_s: float | None = None,
 ) -> LLMPolicyAgent:
     """``llm:model_name=NAME:backend=openai:rethinks=2:examples=5:...``.
 
     Settings not given here (base URL, API key variable, timeouts, ...) come from the
     config file ``config`` / ``GGP_LLM_CONFIG`` and the ``GGP_LLM_*`` environment
     variables. ``run_dir`` receives the call log (and the cache when ``cache`` is
-    ``read-write`` or ``replay``).
+    ``read-write`` or ``replay``). ``exchange_dir`` (and ``exchange_timeout_s``, default:
+    wait forever) set the folder of the exchange backend. ``backend=scripted`` answers
+    random legal moves without any model (:func:`legal_move_responder`).
     """
+    if backend == "scripted":
+        # the responder needs the agent (its model and history): the LLM is set after it
+        agent = LLMPolicyAgent(model, None, num_examples=examples, rethinks=rethinks,
+                               validate=validate, seed=seed)
+        agent.llm = ScriptedLLM(legal_move_responder(agent))
+        return agent
     settings = load_config(
         config,
         model=model_name,
@@ -266,6 +300,8 @@ def make_llm_agent(
         max_calls=max_calls,
         temperature=temperature,
         max_tokens=max_tokens,
+        exchange_dir=exchange_dir,
+        exchange_timeout_s=exchange_timeout_s,
     )
     client = make_client(settings, run_dir=run_dir)
     return LLMPolicyAgent(

@@ -7,9 +7,11 @@
   seed 000 Tables 7, 9, 11, 13) or a payoff table with 95% confidence intervals and
   forfeit rates (payoff games, like Tables 8, 10, 12 and 14–16); for fields, a table per
   game of each agent's seed 001 value, mean return and win rate over all its seats (like
-  seed 001 Table 2) and its value by seat; then forfeits by reason;
+  seed 001 Table 2) and its value by seat; for duplicate tournaments, the per-pair means
+  (:func:`ggp.arena.stats.duplicate_rows`); then forfeits by reason;
 * ``report.json`` — every cell of :mod:`ggp.arena.stats` with all its numbers, and every
-  field row (``fields``) with the seat-by-seat cells of field matches (``field_cells``);
+  field row (``fields``) with the seat-by-seat cells of field matches (``field_cells``),
+  and every duplicate row (``duplicates``);
 * ``report.csv`` — the pairing cells, one row per (game, agent, opponent, seat);
   ``report_fields.csv`` — the field rows, one per (game, field, agent);
 * ``plots/`` — W/L/D bars per opponent and seat and payoff distributions per game
@@ -28,7 +30,9 @@ from typing import Any
 
 from ggp.arena.stats import (
     Cell,
+    DuplicateRow,
     FieldRow,
+    duplicate_rows,
     field_label,
     field_rows,
     forfeit_reasons,
@@ -50,6 +54,7 @@ def write_report(out_dir: str | Path, *, plots: bool = True) -> dict[str, Path]:
     field_cells, field_errors = tabulate(in_fields, games)
     errors += field_errors
     rows = field_rows(in_fields, games)
+    duplicates = duplicate_rows(records, games)
     focal = set(config["agents"])
     shown = [c for c in cells if c.agent in focal]
     paths = {
@@ -58,12 +63,13 @@ def write_report(out_dir: str | Path, *, plots: bool = True) -> dict[str, Path]:
         "csv": out_dir / "report.csv",
     }
     paths["markdown"].write_text(
-        markdown(config, games, shown, records, errors, rows), encoding="utf-8")
+        markdown(config, games, shown, records, errors, rows, duplicates), encoding="utf-8")
     paths["json"].write_text(json.dumps({
         "config": config, "games": games, "matches": len(records), "errors": errors,
         "cells": [c.summary() for c in cells],
         "fields": [r.summary() for r in rows],
         "field_cells": [c.summary() for c in field_cells],
+        "duplicates": [r.summary() for r in duplicates],
         "forfeits": {a: dict(c) for a, c in forfeit_reasons(records).items()},
     }, indent=1), encoding="utf-8")
     _write_csv(paths["csv"], cells)
@@ -90,9 +96,11 @@ def _ci(value: float, half_width: float | None) -> str:
 
 def markdown(config: dict[str, Any], games: dict[str, Any], cells: list[Cell],
              records: list[dict[str, Any]], errors: int,
-             rows: list[FieldRow] | None = None) -> str:
+             rows: list[FieldRow] | None = None,
+             duplicates: list[DuplicateRow] | None = None) -> str:
     """The Markdown report (see the module docstring)."""
     rows = rows or []
+    duplicates = duplicates or []
     fields = config.get("fields", [])
     lines = ["# Tournament report", "", f"- games: {', '.join(config['games'])}"]
     if config["agents"]:
@@ -114,8 +122,12 @@ def markdown(config: dict[str, Any], games: dict[str, Any], cells: list[Cell],
                           "agents were not shown legal actions (seed 000; only the random "
                           "baseline takes them from the referee)"),
         "- a forfeit (illegal action, exception, timeout, crash, resource limit) is a loss "
-        "for the forfeiting agent; P0/P1 is the seat of the row's agent", "",
+        "for the forfeiting agent; P0/P1 is the seat of the row's agent",
     ]
+    if config.get("duplicate"):
+        lines.append("- duplicate matches: the matches of one index share their chance draws "
+                     "(the same deal), with the seats swapped; per-pair means below")
+    lines.append("")
     if fields:
         lines += [
             "Field tables: per agent over all the seats it held, one observation per match "
@@ -137,6 +149,9 @@ def markdown(config: dict[str, Any], games: dict[str, Any], cells: list[Cell],
             lines += _wld_table(game_cells) + [""]
         elif game_cells:
             lines += _payoff_table(game_cells) + [""]
+        game_duplicates = [d for d in duplicates if d.game == game]
+        if game_duplicates:
+            lines += _duplicate_table(game_duplicates) + [""]
         if game_rows:
             lines += _field_tables(game, game_rows, records, games)
     reasons = forfeit_reasons(records)
@@ -179,6 +194,24 @@ def _payoff_table(cells: list[Cell]) -> list[str]:
             f"| {_ci(*c.payoff_us)} | {_ci(*c.payoff_them)} "
             f"| {c.forfeit_rate_us:.2f} | {c.forfeit_rate_them:.2f} | {c.ms_per_move:.1f} |"
         )
+    return lines
+
+
+def _duplicate_table(rows: list[DuplicateRow]) -> list[str]:
+    lines = [
+        "Duplicate pairs (one observation per deal: the agent's return averaged over its "
+        "seats; 95% CI over pairs):", "",
+        "| agent | opponent | pairs | Us (mean ± 95% CI) | Them (mean ± 95% CI) "
+        "| win rate (± 95% CI) | forfeits us / them | incomplete | ms/move |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        win, win_ci = r.win_rate
+        lines.append(
+            f"| {short_spec(r.agent)} | {short_spec(r.opponent)} | {r.n} | {_ci(*r.payoff)} "
+            f"| {_ci(*r.payoff_them)} | {_unsigned_ci(win, win_ci) if r.n else '–'} "
+            f"| {sum(r.forfeits_us.values())} / {sum(r.forfeits_them.values())} "
+            f"| {r.incomplete} | {r.ms_per_move:.1f} |")
     return lines
 
 

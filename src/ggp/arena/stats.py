@@ -18,6 +18,11 @@ in the other seats. Records are grouped by (game, agent, opponent, seat) into a
 
 Matches whose game failed (records with ``"error"``) are only counted in ``errors``.
 
+**Duplicate matches** (a tournament with ``duplicate``: the seats of one match index
+share their chance draws) are also summarised over pairs by :func:`duplicate_rows`: the
+agent's return averaged over both seats of a deal, with a 95% confidence interval over
+pairs, so the luck of the deal cancels.
+
 **Fields** (matches of a tournament with ``fields``: several different agents at one
 table, rotated through every seat permutation) are also summarised per agent over all the
 seats it held, by :func:`field_rows`: mean return, win rate and seed 001's per-player
@@ -326,3 +331,105 @@ def field_label(field: Iterable[str]) -> str:
     """A field for display: its agents in order, repeats as ``×k``."""
     counts = Counter(field)
     return " · ".join(short_spec(a) + (f" ×{k}" if k > 1 else "") for a, k in counts.items())
+
+
+# --------------------------------------------------------------------- duplicate matches
+@dataclass
+class DuplicateRow:
+    """One agent against one opponent in one game, over duplicate pairs.
+
+    A pair (for more than two players: a set, one match per seat of the agent) is the
+    matches of one index of a duplicate tournament: the same chance draws, the agent in
+    every seat in turn (:mod:`ggp.arena.tournament`). Each complete pair gives one
+    observation: the agent's return averaged over its matches (``returns``), the same
+    for the opponents (``returns_them``, the mean of the other seats) and the share of its
+    matches it won (``wins``). Confidence intervals are over pairs, so the luck of the
+    deal, shared by both matches of a pair, cancels out of them. Incomplete pairs (a
+    tournament cut short) are counted in ``incomplete`` and left out.
+    """
+
+    game: str
+    agent: str
+    opponent: str
+    seats: int
+    returns: list[float] = dataclass_field(default_factory=list)
+    returns_them: list[float] = dataclass_field(default_factory=list)
+    wins: list[float] = dataclass_field(default_factory=list)
+    forfeits_us: Counter = dataclass_field(default_factory=Counter)
+    forfeits_them: Counter = dataclass_field(default_factory=Counter)
+    incomplete: int = 0
+    moves: int = 0
+    move_seconds: float = 0.0
+
+    @property
+    def n(self) -> int:
+        """The number of complete pairs."""
+        return len(self.returns)
+
+    @property
+    def payoff(self) -> tuple[float, float | None]:
+        return mean_ci(self.returns)
+
+    @property
+    def payoff_them(self) -> tuple[float, float | None]:
+        return mean_ci(self.returns_them)
+
+    @property
+    def win_rate(self) -> tuple[float, float | None]:
+        return mean_ci(self.wins)
+
+    @property
+    def ms_per_move(self) -> float:
+        return 1000.0 * self.move_seconds / self.moves if self.moves else math.nan
+
+    def summary(self) -> dict[str, Any]:
+        payoff, payoff_ci = self.payoff
+        them, them_ci = self.payoff_them
+        win, win_ci = self.win_rate
+        return {
+            "game": self.game, "agent": self.agent, "opponent": self.opponent,
+            "seats": self.seats, "pairs": self.n, "incomplete": self.incomplete,
+            "payoff": payoff, "payoff_ci95": payoff_ci, "payoff_them": them,
+            "payoff_them_ci95": them_ci, "win_rate": win, "win_rate_ci95": win_ci,
+            "forfeits_us": dict(self.forfeits_us),
+            "forfeits_them": dict(self.forfeits_them), "ms_per_move": self.ms_per_move,
+        }
+
+
+def duplicate_rows(records: Iterable[dict[str, Any]],
+                   games: dict[str, Any] | None = None) -> list[DuplicateRow]:
+    """Per (game, agent, opponent) rows over the complete duplicate pairs among
+    ``records`` (pairing records marked ``"duplicate"``), in the order first seen."""
+    groups: dict[tuple, dict[int, dict[str, Any]]] = {}
+    for record in records:
+        if not record.get("duplicate") or record.get("field") or "error" in record:
+            continue
+        key = (record["game"], record["focal"], record["opponent"], record["index"])
+        groups.setdefault(key, {})[record["focal_seat"]] = record
+    rows: dict[tuple, DuplicateRow] = {}
+    for (game, agent, opponent, _), by_seat in groups.items():
+        seats = len(next(iter(by_seat.values()))["seats"])
+        row = rows.get((game, agent, opponent)) or rows.setdefault(
+            (game, agent, opponent), DuplicateRow(game, agent, opponent, seats))
+        if sorted(by_seat) != list(range(seats)):
+            row.incomplete += 1
+            continue
+        span = utility_range(games, game)
+        us, them, won = [], [], []
+        for seat, record in sorted(by_seat.items()):
+            returns = record["returns"]
+            us.append(returns[seat])
+            them.append(statistics.fmean(r for s, r in enumerate(returns) if s != seat)
+                        if seats > 1 else math.nan)
+            won.append(float(outcome(returns, seat, span) == "win"))
+            forfeit = record.get("forfeit")
+            if forfeit is not None:
+                side = row.forfeits_us if forfeit["player"] == seat else row.forfeits_them
+                side[forfeit["reason"]] += 1
+            row.moves += record["moves"][seat]
+            row.move_seconds += record["moves"][seat] * record["move_seconds_mean"][seat]
+        row.returns.append(statistics.fmean(us))
+        if seats > 1:
+            row.returns_them.append(statistics.fmean(them))
+        row.wins.append(statistics.fmean(won))
+    return list(rows.values())

@@ -46,14 +46,16 @@ class MatchTask:
     legal_actions: bool = False
     field: tuple[str, ...] = ()
     seat_order: tuple[int, ...] = ()  # field matches: the field position in each seat
+    duplicate: bool = False  # one of the duplicate matches of its index (same seed)
 
     def labels(self) -> dict[str, Any]:
         """What identifies the match in its results line besides game, seats and seed."""
+        extra = {"duplicate": True} if self.duplicate else {}
         if self.field:
             return {"field": list(self.field), "seat_order": list(self.seat_order),
-                    "index": self.index}
+                    "index": self.index, **extra}
         return {"focal": self.focal, "opponent": self.opponent,
-                "focal_seat": self.focal_seat, "index": self.index}
+                "focal_seat": self.focal_seat, "index": self.index, **extra}
 
 
 class _BrokenAgent(Agent):

@@ -19,6 +19,15 @@ game with that many players. Each round seats the field in every permutation of 
 positions (``n!`` matches for ``n`` seats, so every listed agent holds every seat equally
 often); ``matches`` is the number of rounds. A field listing an agent twice plays
 seatings that look alike twice, with different seeds, which keeps the rounds balanced.
+
+Duplicate matches (``duplicate=True``, for games with chance): all the matches of one
+index in one game — the seats of a pairing, the permutations of a field round — share
+one seed, so their chance moves are drawn from the same random numbers: the k-th chance
+move of each match uses the same draw, which gives the same outcome wherever the k-th
+chance node offers the same outcomes (the same deal of cards, the same bargaining pool).
+With the seats swapped, each agent plays both hands of one deal and the luck of the deal
+cancels in the pair's mean (:func:`ggp.arena.stats.duplicate_rows`). The seed depends on
+the game and the index only, so different pairings meet the same deals too.
 """
 
 from __future__ import annotations
@@ -63,6 +72,9 @@ class TournamentConfig:
         legal_actions: show every agent its legal actions before each move (the OpenSpiel
             and PettingZoo convention); False keeps seed 000's protocol, where agents
             other than the ``random`` baseline are not told them.
+        duplicate: duplicate matches (see the module docstring): the matches of one
+            index in one game share their seed, hence their chance draws, with the
+            seats rotated among them.
     """
 
     games: tuple[str, ...]
@@ -77,6 +89,7 @@ class TournamentConfig:
     max_steps: int = 100_000
     legal_actions: bool = False
     fields: tuple[tuple[str, ...], ...] = ()
+    duplicate: bool = False
 
     def __post_init__(self) -> None:
         for name in ("games", "agents", "opponents"):  # tuples, duplicates dropped
@@ -97,8 +110,11 @@ class TournamentConfig:
     def to_dict(self) -> dict[str, Any]:
         data = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
         data["fields"] = [list(f) for f in self.fields]
-        if not self.fields:  # so tournaments without fields keep their stored form and hash
+        # so tournaments without fields (or duplicates) keep their stored form and hash
+        if not self.fields:
             del data["fields"]
+        if not self.duplicate:
+            del data["duplicate"]
         return data
 
     def specs(self) -> set[str]:
@@ -114,6 +130,11 @@ def match_seed(tournament_seed: int, key: str) -> int:
     """A seed in [0, 2**31) fixed by the tournament seed and the match key."""
     digest = hashlib.sha256(f"{tournament_seed}/{key}".encode()).digest()
     return int.from_bytes(digest[:4], "big") >> 1
+
+
+def deal_seed(tournament_seed: int, game: str, index: int) -> int:
+    """The seed shared by the duplicate matches of ``index`` in ``game``."""
+    return match_seed(tournament_seed, json.dumps([game, "deal", index]))
 
 
 def pairings(config: TournamentConfig) -> list[tuple[str, str]]:
@@ -136,12 +157,14 @@ def schedule(config: TournamentConfig, num_players: dict[str, int],
     tasks = []
 
     def add(key: str, game: str, seats: tuple[str, ...], index: int, **labels) -> None:
+        seed = (deal_seed(config.seed, game, index) if config.duplicate
+                else match_seed(config.seed, key))
         tasks.append(MatchTask(
-            key=key, game=game, seats=seats, seed=match_seed(config.seed, key),
+            key=key, game=game, seats=seats, seed=seed,
             index=index, sandboxed=tuple(_needs_worker(config, s) for s in seats),
             move_seconds=config.move_seconds, memory_mb=config.memory_mb,
             network=config.network, max_steps=config.max_steps, trajectory=trajectories,
-            legal_actions=config.legal_actions, **labels))
+            legal_actions=config.legal_actions, duplicate=config.duplicate, **labels))
 
     for game in config.games:
         n = num_players[game]

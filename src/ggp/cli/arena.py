@@ -80,6 +80,11 @@ def arena(
                                        "legal actions before each move (the OpenSpiel and "
                                        "PettingZoo convention); by default only the random "
                                        "baseline gets them (seed 000)."),
+    duplicate: bool = typer.Option(False, "--duplicate", help="Duplicate matches: the "
+                                   "matches of one index (the seats of a pairing, the "
+                                   "permutations of a field round) share their chance draws, "
+                                   "so each agent plays every seat of the same deal; the "
+                                   "report adds per-pair means."),
 ) -> None:
     """Run (or resume) a tournament, then write its report.
 
@@ -96,7 +101,7 @@ def arena(
         games=split_specs(game), agents=split_specs(agent), opponents=split_specs(opponent),
         fields=[tuple(split_specs([f])) for f in field], matches=matches, seed=seed,
         sandbox=sandbox, move_seconds=move_seconds, memory_mb=memory_mb, network=network,
-        legal_actions=legal_actions,
+        legal_actions=legal_actions, duplicate=duplicate,
     )
     games = check_config(config)  # bad specs fail here, before the progress display starts
     out_dir = Path(out or default_out_dir(config.to_dict()))
