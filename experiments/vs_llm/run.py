@@ -118,6 +118,10 @@ def llm_spec(table: dict[str, Any], game: str, args: argparse.Namespace) -> str:
     if args.backend == "scripted":
         return f"{base}:backend=scripted"
     spec = f"{base}:backend=exchange:exchange_dir={portable(exchange_dir(args, game))}"
+    if table["games"][game].get("duplicate"):
+        # one folder per seat (exchange_dir/seatN), one answerer each: an answerer that
+        # remembers its earlier prompts never sees both seats of one deal
+        spec += ":seat_folders=true"
     if args.exchange_timeout is not None:
         spec += f":exchange_timeout_s={args.exchange_timeout:g}"
     return spec
@@ -210,8 +214,9 @@ class ExchangeWatcher:
     def _watch(self) -> None:
         last, asked, said = None, 0.0, 0.0  # the oldest pending prompt, since, last said
         while not self._stop.wait(2.0):
-            pending = sorted(p.name for p in self.folder.glob("prompt_*.md")
-                             if not (self.folder / p.name.replace("prompt_", "response_"))
+            pending = sorted(str(p.relative_to(self.folder))
+                             for p in self.folder.rglob("prompt_*.md")
+                             if not p.with_name(p.name.replace("prompt_", "response_"))
                              .exists())
             if not pending:
                 last = None
@@ -361,8 +366,8 @@ def render(table: dict[str, Any], plans: list[GamePlan], out: Path,
     for gp in plans:
         folder = exchange_dir(args, gp.game)
         if args.backend == "exchange" and folder.is_dir():
-            asked = len(list(folder.glob("prompt_*.md")))
-            answered = len(list(folder.glob("response_*.md")))
+            asked = len(list(folder.rglob("prompt_*.md")))
+            answered = len(list(folder.rglob("response_*.md")))
             prompts.append(f"{gp.game} {asked} ({answered} answered)")
     notes = [
         "", provenance,

@@ -23,9 +23,12 @@ random legal moves of a state the agent's own model finds consistent with its hi
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ggp.agents import register_agent
@@ -82,11 +85,15 @@ class LLMPolicyAgent(Agent):
             ]
         )
         self.stats: Counter[str] = Counter()
+        #: ``seat -> LLM`` when each seat asks its own client (``seat_folders``), else None
+        self.client_for_seat: Callable[[int], LLM] | None = None
         #: the history of the decision being asked (what a scripted fake may answer)
         self.history: ObsActionHistory = []
 
     def start(self, info: MatchInfo) -> None:
         super().start(info)
+        if self.client_for_seat is not None:
+            self.llm = self.client_for_seat(info.seat)
         self.system_prompt = system_prompt(
             rules=info.rules or self.model.rules,
             game=info.game,
@@ -276,6 +283,7 @@ def make_llm_agent(
     seed: int = 0,
     exchange_dir: str | None = None,
     exchange_timeout_s: float | None = None,
+    seat_folders: bool = False,
 ) -> LLMPolicyAgent:
     """``llm:model_name=NAME:backend=openai:rethinks=2:examples=5:...``.
 
@@ -285,6 +293,11 @@ def make_llm_agent(
     ``read-write`` or ``replay``). ``exchange_dir`` (and ``exchange_timeout_s``, default:
     wait forever) set the folder of the exchange backend. ``backend=scripted`` answers
     random legal moves without any model (:func:`legal_move_responder`).
+
+    ``seat_folders=true`` (exchange backend) asks through ``exchange_dir/seatN`` for the
+    seat N the agent plays, so one answerer can serve each seat: in duplicate matches
+    (the same deals with the seats swapped) an answerer that remembers earlier prompts
+    would otherwise have seen the other seat's cards of the same deal.
     """
     if backend == "scripted":
         # the responder needs the agent (its model and history): the LLM is set after it
@@ -303,7 +316,22 @@ def make_llm_agent(
         exchange_dir=exchange_dir,
         exchange_timeout_s=exchange_timeout_s,
     )
-    client = make_client(settings, run_dir=run_dir)
-    return LLMPolicyAgent(
-        model, client, num_examples=examples, rethinks=rethinks, validate=validate, seed=seed
-    )
+    if not seat_folders:
+        client = make_client(settings, run_dir=run_dir)
+        return LLMPolicyAgent(
+            model, client, num_examples=examples, rethinks=rethinks, validate=validate,
+            seed=seed)
+    if settings.backend != "exchange" or not settings.exchange_dir:
+        raise GGPError("llm: seat_folders=true needs backend=exchange and exchange_dir.")
+    agent = LLMPolicyAgent(model, None, num_examples=examples, rethinks=rethinks,
+                           validate=validate, seed=seed)
+
+    def client_for_seat(seat: int) -> LLM:
+        # a new client per match, as without seat_folders (the arena builds an agent per
+        # match): an identical request in a later match reuses the folder's answer
+        agent.close()
+        folder = str(Path(settings.exchange_dir) / f"seat{seat}")
+        return make_client(dataclasses.replace(settings, exchange_dir=folder), run_dir=run_dir)
+
+    agent.client_for_seat = client_for_seat
+    return agent
