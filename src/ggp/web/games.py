@@ -26,7 +26,8 @@ from typing import Any, Literal
 from ggp.agents import Agent, AgentSpecError, agent_names, make_agent
 from ggp.arena.agent_specs import check_agent_spec, is_file_spec
 from ggp.arena.sandboxed import AGENT_LIMITS, SandboxedAgent
-from ggp.core.errors import GGPError, ModelLoadError
+from ggp.budget import BudgetExceeded
+from ggp.core.errors import GGPError
 from ggp.core.text import clean_line, clean_text
 from ggp.core.model import WorldModel
 from ggp.core.protocol import GameMetadata
@@ -132,7 +133,9 @@ def open_game(spec: str, sources: tuple[GameSource, ...] = GAME_SOURCES) -> Open
         check_openspiel_spec(spec)
     try:
         model = load_model(spec, budget=WEB_BUDGET)
-    except ModelLoadError as exc:
+    except BudgetExceeded:
+        raise  # ggp's own words: too large for this server
+    except GGPError as exc:
         if kind == "registered":
             raise  # the registry's words on ggp's own games: unknown name, bounds, values
         raise _game_failed(spec, exc) from exc
