@@ -83,3 +83,14 @@ def test_open_output_refuses_a_planted_symlink_and_writes_regular_files(tmp_path
     assert (out / "ok.txt").read_text() == "c\n"
     assert sorted(p.name for p in out.iterdir()) == ["dangling.md", "fifo", "ok.txt", "plots",
                                                      "results.jsonl"]  # no temporary left
+
+
+def test_log_records_become_one_clean_line(caplog):
+    import logging
+
+    from ggp.core.text import clean_log_records
+
+    clean_log_records()
+    clean_log_records()  # once is enough; twice changes nothing
+    logging.getLogger("ggp.test").warning("model said: %s", "bad\n2026 forged line\x1b[31m")
+    assert caplog.records[-1].getMessage() == "model said: bad 2026 forged line"

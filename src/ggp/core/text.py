@@ -11,6 +11,7 @@ them; it is applied where such text leaves ggp — the CLI's consoles
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
@@ -54,4 +55,30 @@ def is_clean(text: str) -> bool:
     return clean_text(text) == text.replace("\r\n", "\n")
 
 
-__all__ = ["clean_line", "clean_text", "is_clean"]
+_installed = False
+
+
+def clean_log_records() -> None:
+    """Make every log record's message one clean line from now on (the ``ggp`` CLI calls
+    this): a model's message logged with ``%s`` cannot forge a log line or send escapes to
+    a terminal. Tracebacks (``exc_info``) are formatted separately and keep their lines.
+    Installed once, as a record factory, so it holds whatever handler prints the record."""
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    make = logging.getLogRecordFactory()
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = make(*args, **kwargs)
+        try:
+            message = record.getMessage()
+        except Exception:  # noqa: BLE001 - a bad format is logging's to report
+            return record
+        record.msg, record.args = clean_line(message), None
+        return record
+
+    logging.setLogRecordFactory(factory)
+
+
+__all__ = ["clean_line", "clean_log_records", "clean_text", "is_clean"]
