@@ -99,7 +99,9 @@ def test_plots_are_served_only_from_inside_the_record_folder(web_server, tmp_pat
     "openspiel:efg_game(filename={secret})",
     "openspiel:nfg_game(filename={secret})",
     "openspiel:turn_based_simultaneous_game(game=efg_game(filename={secret}))",
-    "openspiel:efg_game",
+    "openspiel:crossword(word_list_file={secret})",
+    "openspiel:bargaining(instances_file={secret})",
+    "openspiel:kuhn_poker(players={secret})",
 ])
 def test_openspiel_games_that_read_files_are_refused(web_server, tmp_path, game):
     pytest.importorskip("pyspiel")
@@ -110,6 +112,14 @@ def test_openspiel_games_that_read_files_are_refused(web_server, tmp_path, game)
                                              "opponents": ["random"]})
     assert status == 400 and MARK not in json.dumps(body)
     assert "file or another game" in body["error"]
+
+
+def test_ordinary_openspiel_games_still_open(web_server):
+    pytest.importorskip("pyspiel")
+    client = Client(web_server())
+    status, body = client.call("/api/play", {"game": "openspiel:goofspiel(num_cards=3)",
+                                             "opponents": ["random"]})
+    assert status == 200, body
 
 
 def test_game_errors_reach_the_log_not_the_page(web_server, tmp_path, caplog):

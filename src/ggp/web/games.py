@@ -42,8 +42,8 @@ GameSource = Literal["registered", "gdl", "model", "openspiel"]
 #: bounds), GDL files, untrusted models (hosted in a sandboxed worker) and OpenSpiel games
 #: that read no file (:func:`check_openspiel_spec`).
 GAME_SOURCES: tuple[GameSource, ...] = ("registered", "gdl", "model", "openspiel")
-# OpenSpiel parameters that name files or other games: a game taking one is refused
-_FILE_PARAMETER = re.compile(r"file|path|dir|game", re.I)
+# OpenSpiel parameters that name files, folders or other games (not max_game_length)
+_FILE_PARAMETER = re.compile(r"file|path|dir|root|(^|_)game(_string)?$", re.I)
 
 
 class GameSourceError(GGPError):
@@ -81,26 +81,20 @@ def game_source(spec: str) -> GameSource:
 
 
 def check_openspiel_spec(spec: str) -> None:
-    """Refuse an OpenSpiel game that reads a file or wraps another game, by the names of
-    its declared parameters (``efg_game``'s ``filename``, ``turn_based_simultaneous_game``'s
-    ``game``) and of the parameters given; a value holding a game (parentheses) too."""
+    """Refuse an OpenSpiel game string that would read a file or build another game: a
+    parameter named for a file, a folder or a path (``efg_game(filename=...)``,
+    ``bargaining(instances_file=...)``), one holding a game (``game=``, ``stage_game=``,
+    ``..._game_string=``, or any value with parentheses), or a value that looks like a
+    path. OpenSpiel's defaults for those parameters read nothing."""
     name, params = parse_game_spec(spec.removeprefix("openspiel:"))
-    declared: list[str] = []
-    try:
-        import pyspiel
-
-        for game_type in pyspiel.registered_games():
-            if game_type.short_name == name:
-                declared = list(game_type.parameter_specification)
-    except ImportError:
-        pass  # loading will say that OpenSpiel is missing
-    named = [key for key in [*declared, *params] if _FILE_PARAMETER.search(key)]
-    nested = [key for key, value in params.items() if "(" in str(value)]
-    if named or nested:
-        raise GameSourceError(
-            f"The web page does not open the OpenSpiel game {name!r}: its parameter "
-            f"{(named or nested)[0]!r} names a file or another game. Open it with "
-            "'ggp play' on this machine instead.")
+    for key, value in params.items():
+        text = str(value)
+        if (_FILE_PARAMETER.search(key) or "(" in text or "/" in text
+                or text.startswith(("~", "."))):
+            raise GameSourceError(
+                f"The web page does not open the OpenSpiel game {name!r} with {key}=...: "
+                "that parameter names a file or another game. Open it with 'ggp play' on "
+                "this machine instead.")
 
 
 def open_game(spec: str, sources: tuple[GameSource, ...] = GAME_SOURCES) -> OpenGame:
@@ -141,8 +135,9 @@ def open_game(spec: str, sources: tuple[GameSource, ...] = GAME_SOURCES) -> Open
         raise _game_failed(spec, exc) from exc
     except (ValueError, TypeError, RuntimeError, OSError, MemoryError) as exc:
         raise _game_failed(spec, exc) from exc
-    return OpenGame(model.name, spec, model, False, parse_game_spec(spec)[0]
-                    if not path.suffix else path.stem)
+    render_as = (path.stem if kind == "gdl"
+                 else parse_game_spec(spec.removeprefix("openspiel:"))[0])
+    return OpenGame(model.name, spec, model, False, render_as)
 
 
 def _game_failed(spec: str, exc: BaseException) -> GGPError:
