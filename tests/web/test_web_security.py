@@ -158,3 +158,26 @@ def test_a_gdl_file_too_large_for_the_budget_is_refused(tmp_path, monkeypatch):
     with pytest.raises(BudgetExceeded, match="too large") as refused:
         games.open_game(str(rules))
     assert "\n" not in str(refused.value)
+
+
+def test_record_files_are_read_only_from_inside_the_record_folder(tmp_path):
+    from ggp.web.records import RecordError, open_record
+
+    out = _arena_record(tmp_path)
+    secret = tmp_path / "secret.json"
+    secret.write_text(json.dumps({"format": "ggp.ggpnet.match", "match_id": MARK,
+                                  "steps": [], "roles": []}))
+    # a results line whose key climbs out of the folder names no record there
+    rows = (out / "results.jsonl").read_text().splitlines()
+    row = json.loads(rows[0])
+    row["key"] = "../secret"
+    (out / "results.jsonl").write_text(json.dumps(row) + "\n")
+    assert MARK not in json.dumps(open_record(out).match(0))
+    # a trajectories file linked out of the folder is not read either
+    (out / "trajectories.jsonl").unlink()
+    (out / "trajectories.jsonl").symlink_to(secret)
+    assert open_record(out).match(0)["steps"] == []
+    (out / "results.jsonl").rename(tmp_path / "elsewhere.jsonl")
+    (out / "results.jsonl").symlink_to(tmp_path / "elsewhere.jsonl")
+    with pytest.raises(RecordError, match="not a file inside"):
+        open_record(out)

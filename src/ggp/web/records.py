@@ -125,6 +125,10 @@ def _open_file(path: Path, rules: _Rules) -> Record:
 def _results(folder: Path, rules: _Rules) -> Record:
     from ggp.arena.store import read_records
 
+    # the folder's own files only: a results or trajectory file (or a match record named by
+    # a results line's key) that resolves out of the folder is not read
+    if _inside(folder / "results.jsonl", folder) is None:
+        raise RecordError(f"{folder / 'results.jsonl'} is not a file inside {folder}.")
     rows = read_records(folder / "results.jsonl")
     if not rows:
         raise RecordError(f"{folder / 'results.jsonl'} holds no finished match yet.")
@@ -136,9 +140,11 @@ def _results(folder: Path, rules: _Rules) -> Record:
     def load(index: int) -> dict[str, Any]:
         row = rows[index]
         manage = folder / f"{row['key']}.json"
-        if manage.is_file():
+        if _inside(manage, folder) is not None:
             return _manage_match(json.loads(manage.read_text(encoding="utf-8")), rules)
-        full = _find_trajectory(folder / "trajectories.jsonl", row["key"])
+        trajectories = folder / "trajectories.jsonl"
+        full = (_find_trajectory(trajectories, row["key"])
+                if _inside(trajectories, folder) is not None else None)
         if full is None:
             return {"title": labels[index], "game": row["game"],
                     "players": list(map(str, row.get("seats", []))),
@@ -148,7 +154,7 @@ def _results(folder: Path, rules: _Rules) -> Record:
                     "steps": []}
         return _arena_match(labels[index], full)
 
-    kind = "ggp manage series" if any((folder / f"{r['key']}.json").is_file()
+    kind = "ggp manage series" if any(_inside(folder / f"{r['key']}.json", folder)
                                       for r in rows[:1]) else "arena results"
     return Record(folder, kind, labels, load, plots)
 
