@@ -94,3 +94,25 @@ def test_log_records_become_one_clean_line(caplog):
     clean_log_records()  # once is enough; twice changes nothing
     logging.getLogger("ggp.test").warning("model said: %s", "bad\n2026 forged line\x1b[31m")
     assert caplog.records[-1].getMessage() == "model said: bad 2026 forged line"
+
+
+MARKUP_MODEL = '''
+INITIAL_STATE = {"done": False}
+def get_current_player(state): return -4 if state["done"] else 0
+def get_player_name(player_id): return "p0"
+def get_legal_actions(state): return [] if state["done"] else ["[/oops] \\x1b[2K\\rOK"]
+def apply_action(state, action): return {"done": True}
+def get_rewards(state): return [1.0] if state["done"] else [0.0]
+def get_observations(state): return [dict(state)]
+'''
+
+
+def test_play_prints_a_model_action_with_markup_and_escapes_as_plain_text(tmp_path, capsys):
+    from ggp.cli.main import main
+
+    model = tmp_path / "m.py"
+    model.write_text(MARKUP_MODEL)
+    status = main(["play", str(model), "--trusted", "--players", "random", "--show"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "[/oops]" in out and "\x1b" not in out and "\r" not in out
