@@ -88,7 +88,7 @@ def manage(
         console.print(f"{record['match_id']}: {len(record['steps'])} steps, goals {goals or '-'}, "
                       f"{len(record['errors'])} error(s)"
                       + (f", aborted: {record['aborted']}" if record["aborted"] else ""),
-                      highlight=False)
+                      highlight=False, markup=False)  # players' replies are not markup
 
     endpoints, labels = [], {}
     for spec in player:
