@@ -116,3 +116,25 @@ def test_play_prints_a_model_action_with_markup_and_escapes_as_plain_text(tmp_pa
     out = capsys.readouterr().out
     assert status == 0, out
     assert "[/oops]" in out and "\x1b" not in out and "\r" not in out
+
+
+def test_replace_output_streams_into_a_fresh_file_and_refuses_links(tmp_path):
+    from ggp.core.files import replace_output
+
+    target = tmp_path / "victim"
+    target.write_bytes(b"precious")
+    (tmp_path / "ckpt.pt").symlink_to(target)
+    with pytest.raises(UnsafeOutputError):
+        replace_output(tmp_path / "ckpt.pt", lambda fh: fh.write(b"evil"))
+    assert target.read_bytes() == b"precious"
+    replace_output(tmp_path / "new.pt", lambda fh: fh.write(b"data"))
+    assert (tmp_path / "new.pt").read_bytes() == b"data"
+
+    def failing(fh):
+        fh.write(b"half")
+        raise RuntimeError("killed")
+
+    with pytest.raises(RuntimeError):
+        replace_output(tmp_path / "new.pt", failing)
+    assert (tmp_path / "new.pt").read_bytes() == b"data"  # the old file whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ckpt.pt", "new.pt", "victim"]

@@ -25,7 +25,7 @@ import io
 import os
 import stat
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Any, Callable, Literal
 
 from ggp.core.errors import GGPError
 
@@ -125,6 +125,16 @@ def write_output(path: str | Path, data: str | bytes, *, encoding: str = "utf-8"
                  root: str | Path | None = None) -> Path:
     """Write a whole result file: a fresh temporary file beside it, renamed over ``path``.
     A symbolic link (or any non-regular file) already at ``path`` is refused."""
+    binary = isinstance(data, bytes)
+    return replace_output(path, lambda fh: fh.write(data), binary=binary, encoding=encoding,
+                          root=root)
+
+
+def replace_output(path: str | Path, write: Callable[[IO], Any], *, binary: bool = True,
+                   encoding: str = "utf-8", root: str | Path | None = None) -> Path:
+    """Like :func:`write_output`, for writers that take a file object (``torch.save``,
+    ``fig.savefig``, ``csv.writer``): ``write(fh)`` fills the fresh temporary file, which
+    then replaces ``path``; a killed run leaves the old file whole."""
     path = Path(path)
     check_folders(path, root)
     try:
@@ -140,10 +150,11 @@ def write_output(path: str | Path, data: str | bytes, *, encoding: str = "utf-8"
         os.unlink(temporary)  # left by a killed run of this pid number; never followed
     except FileNotFoundError:
         pass
-    mode: Mode = "xb" if isinstance(data, bytes) else "x"
+    mode: Mode = "xb" if binary else "x"
     try:
-        with open_output(temporary, mode, encoding=encoding) as fh:
-            fh.write(data)
+        with open_output(temporary, mode, encoding=encoding,
+                         newline=None if binary else "") as fh:
+            write(fh)
         os.replace(temporary, path)
     except BaseException:
         try:
@@ -155,4 +166,4 @@ def write_output(path: str | Path, data: str | bytes, *, encoding: str = "utf-8"
 
 
 __all__ = ["UnsafeOutputError", "check_folders", "make_folder", "open_output",
-           "refuse_link", "write_output"]
+           "refuse_link", "replace_output", "write_output"]
