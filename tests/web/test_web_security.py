@@ -181,3 +181,13 @@ def test_record_files_are_read_only_from_inside_the_record_folder(tmp_path):
     (out / "results.jsonl").symlink_to(tmp_path / "elsewhere.jsonl")
     with pytest.raises(RecordError, match="not a file inside"):
         open_record(out)
+
+
+def test_an_openspiel_game_too_large_for_the_budget_is_refused(monkeypatch):
+    pytest.importorskip("pyspiel")
+    from ggp.budget import Budget, BudgetExceeded
+    from ggp.web import games
+
+    monkeypatch.setattr(games, "WEB_BUDGET", Budget(memory_mb=600, seconds=60))
+    with pytest.raises(BudgetExceeded, match="more than 600 MB"):
+        games.open_game("openspiel:coin_game(rows=100000,columns=100000)")

@@ -12,8 +12,8 @@ text with terminal escapes. Each attack returns its breaches (empty: contained):
   ``plots`` folder linked out of the record, ``openspiel:efg_game(filename=SECRET)`` (also
   wrapped in another game): all refused, the secret never in an answer;
 * ``parameter_bombs`` — ``generalized_tic_tac_toe(rows=100000,cols=100000)`` and friends
-  from the command line's loader and from the web page: one-line errors, the process not
-  grown;
+  from the command line's loader and from the web page, and an OpenSpiel game string with
+  no declared bounds under a 600 MB budget: one-line errors, the process not grown;
 * ``start_bomb`` — a 470-byte GDL START whose static relation has ten million facts, sent
   to a player with a 300 MB budget: refused with 400, the player not grown, and it plays
   the next match;
@@ -214,6 +214,21 @@ def parameter_bombs(work: Path) -> list[str]:
             _one_line(exc, "web page", breaches)
     except ImportError:
         pass  # no web extra: the loader above is what the page would call
+    try:
+        import pyspiel  # noqa: F401
+
+        from ggp.budget import Budget, BudgetExceeded
+
+        spec = "openspiel:coin_game(rows=100000,columns=100000)"  # no declared bounds
+        try:
+            load_model(spec, budget=Budget(memory_mb=600, seconds=60))
+            breaches.append(f"{spec} was built")
+        except BudgetExceeded:
+            pass
+        except Exception as exc:  # noqa: BLE001
+            _one_line(exc, spec, breaches)
+    except ImportError:
+        pass  # no OpenSpiel: nothing of it to build
     grown = _peak_mb() - before
     if grown > MAX_GROWTH_MB:
         breaches.append(f"the process grew by {grown:.0f} MB")
