@@ -191,3 +191,18 @@ def test_an_openspiel_game_too_large_for_the_budget_is_refused(monkeypatch):
     monkeypatch.setattr(games, "WEB_BUDGET", Budget(memory_mb=600, seconds=60))
     with pytest.raises(BudgetExceeded, match="more than 600 MB"):
         games.open_game("openspiel:coin_game(rows=100000,columns=100000)")
+
+
+def test_a_model_failure_while_starting_is_not_echoed(web_server, caplog, monkeypatch):
+    from ggp.core.errors import ModelError
+    from ggp.web import session
+
+    def failing(*args, **kwargs):
+        raise ModelError(f"state quoted: {MARK}", function="get_observations",
+                         state={"hidden": MARK})
+
+    monkeypatch.setattr(session, "make_seat_agent", failing)
+    client = Client(web_server())
+    status, body = client.call("/api/play", {"game": "tic_tac_toe", "opponents": ["random"]})
+    assert status == 400 and MARK not in json.dumps(body) and "ModelError" in body["error"]
+    assert MARK in caplog.text

@@ -34,14 +34,18 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ggp.core.errors import GGPError
+from ggp.core.errors import GGPError, ModelError
 from ggp.core.text import clean_line
+from ggp.sandbox.hosted import HostFailure
+from ggp.sandbox.process import SandboxFailure
 from ggp.web.games import agent_choices, game_choices, open_game
 from ggp.web.records import RecordError, open_record, read_inside
 from ggp.web.session import PlaySession
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("ggp.web")
+# failures whose text a game or a model wrote: logged, never shown on the page
+_GAME_FAILURES = (ModelError, HostFailure, SandboxFailure)
 
 #: The query parameter, header and cookie (name prefix) that carry the access token.
 TOKEN_PARAM = "token"
@@ -280,6 +284,11 @@ async def _guard(fn, *args) -> Response:
 
     try:
         return JSONResponse(await run_in_threadpool(fn, *args))
+    except _GAME_FAILURES as exc:  # a game's or a model's own words: they may quote a state
+        log.warning("request failed in a game or model: %s: %s", type(exc).__name__,
+                    clean_line(exc, 4000))
+        return JSONResponse({"error": f"{type(exc).__name__} in the game or a model (the "
+                                      "details are in the server's log)."}, status_code=400)
     except (GGPError, ImportError) as exc:  # bad input in ggp's own words, a missing extra
         return JSONResponse({"error": clean_line(exc, 500)}, status_code=400)
     except (ValueError, TypeError) as exc:  # a malformed number, a missing extra
