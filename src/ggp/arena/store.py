@@ -161,6 +161,8 @@ def load_tournament(out_dir: str | Path) -> tuple[dict[str, Any], list[dict[str,
             f"{out_dir} is not a tournament directory (no {CONFIG_FILE}); pass the --out "
             "directory of a 'ggp arena' run."
         )
+    for name in (CONFIG_FILE, RESULTS_FILE):
+        refuse_link(out_dir / name)  # what a report shows comes from this folder only
     stored = json.loads(config_path.read_text(encoding="utf-8"))
     matches = stored["config"]["matches"]
     records = [r for r in read_records(out_dir / RESULTS_FILE) if r["index"] < matches]
