@@ -1,6 +1,8 @@
 """The web app (Starlette): the play page, the match viewer and their JSON API.
 
 Pages are plain HTML with one hand-written script (``static/app.js``); no build step.
+Every route below, and the static files, answer only requests carrying the server's access
+token (:class:`_TokenGate`: ``?token=``, its cookie, or an ``X-GGP-Token`` header).
 
 =================================  ==================================================
 ``GET /``, ``GET /viewer``         the play page, the match viewer
