@@ -239,22 +239,28 @@ def start_bomb(work: Path) -> list[str]:
     from ggp.budget import Budget
     from ggp.ggpnet.choosers import RandomChooser
     from ggp.ggpnet.player import GGPPlayer
+    from ggp.ggpnet.transport import GGPServer, send_message
 
     breaches: list[str] = []
     player = GGPPlayer("attacked", RandomChooser(0), seed=0,
                        budget=Budget(memory_mb=300, seconds=60))
     message = f"(START bomb a ({_START_BOMB}) 60 5)"
-    before = _peak_mb()
-    status, reply = player.handle(message)
-    grown = _peak_mb() - before
-    if status != 400 or "too large" not in reply:
-        breaches.append(f"a {len(message)}-byte START was answered {status} {reply[:80]!r}")
-    if grown > MAX_GROWTH_MB:
-        breaches.append(f"the player grew by {grown:.0f} MB")
     rules = "(role a) (role b) (init (s 0)) (<= (legal a go) (true (s 0))) " \
             "(<= (legal b noop) (true (s 0))) (<= (next (s 1)) (does a go)) " \
             "(<= terminal (true (s 1))) (<= (goal a 100) (true (s 1))) " \
             "(<= (goal b 0) (true (s 1)))"
+    before = _peak_mb()
+    with GGPServer(player.handle) as server:  # as ggp serve answers a game manager
+        exchange = send_message(server.url, message, 90)
+        grown = _peak_mb() - before
+        if exchange.error != "http 400" or "too large" not in (exchange.reply or ""):
+            breaches.append(f"a {len(message)}-byte START was answered "
+                            f"{exchange.error or 'ok'} {str(exchange.reply)[:80]!r}")
+        if grown > MAX_GROWTH_MB:
+            breaches.append(f"the player grew by {grown:.0f} MB")
+        page = send_message(server.url, "(INFO)", 10)  # still answering
+        if page.reply is None:
+            breaches.append("the player stopped answering after the START")
     if player.handle(f"(START next a ({rules}) 60 5)") != (200, "ready"):
         breaches.append("the player did not take the next match")
     player.close()
