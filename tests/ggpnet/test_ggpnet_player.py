@@ -204,3 +204,41 @@ def test_abort_stops_the_preparation_and_drops_what_it_built():
     assert player.handle(again) == (200, "ready")  # the player is free for the next match
     status, move = player.handle("(PLAY m2 NIL)")
     assert status == 200 and move in game.legal(game.initial())["xplayer"]
+
+
+# A START whose rules ask for ten million facts of a static relation (470 bytes): the
+# player builds the rules in a child under its memory budget first, and refuses them.
+START_BOMB_RULES = """
+(role a) (role b)
+(d 0) (d 1) (d 2) (d 3) (d 4) (d 5) (d 6) (d 7) (d 8) (d 9)
+(<= (big ?p ?q ?r ?s ?t ?u ?v) (d ?p) (d ?q) (d ?r) (d ?s) (d ?t) (d ?u) (d ?v))
+(init (cell 0))
+(<= (legal a (mark ?p)) (big ?p ?q ?r ?s ?t ?u ?v))
+(<= (legal b noop))
+(<= (next (cell ?p)) (does a (mark ?p)))
+(<= terminal (true (cell 9)))
+(<= (goal a 100) (true (cell 9)))
+(<= (goal b 0) (true (cell 9)))
+(<= (goal a 0) (not (true (cell 9))))
+(<= (goal b 100) (not (true (cell 9))))
+"""
+
+
+def test_a_start_bomb_is_refused_within_the_budget_and_the_player_goes_on():
+    import resource
+
+    from ggp.budget import Budget
+
+    player = quick_player(budget=Budget(memory_mb=300, seconds=60))
+    bomb = f"(START bomb a ({START_BOMB_RULES}) 60 5)"
+    assert len(bomb.encode()) < 600
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    status, reply = player.handle(bomb)
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert status == 400 and "too large" in reply and "\n" not in reply
+    assert grown_mb < 100  # the rules were never built in this process
+    # the player is free for the next match, which it plays
+    text, game = start_text(gdl_file("ticTacToe.kif"), match_id="after", clocks=(30, 5))
+    assert player.handle(text) == (200, "ready")
+    status, move = player.handle("(PLAY after NIL)")
+    assert status == 200 and move in game.legal(game.initial())["xplayer"]

@@ -26,16 +26,55 @@ def raw(port, data: bytes, timeout=5.0) -> bytes:
             chunks.append(chunk)
 
 
-def test_reply_has_ggp_base_headers():
+def test_reply_has_ggp_base_headers_but_no_cors_for_everyone():
     reply = http_reply(200, "ready").decode()
     head, body = reply.split("\r\n\r\n")
     assert body == "ready"
     lines = head.split("\r\n")
     assert lines[0] == "HTTP/1.0 200 OK"
-    assert set(lines[1:]) == {
-        "Content-type: text/acl", "Content-length: 5", "Access-Control-Allow-Origin: *",
-        "Access-Control-Allow-Methods: POST, GET, OPTIONS",
-        "Access-Control-Allow-Headers: Content-Type", "Access-Control-Allow-Age: 86400"}
+    assert set(lines[1:]) == {"Content-type: text/acl", "Content-length: 5"}
+    # an allowed page's origin is named, never '*'
+    allowed = http_reply(200, "ready", "https://manager.example").decode()
+    assert "Access-Control-Allow-Origin: https://manager.example\r\n" in allowed
+    assert "*" not in allowed
+
+
+def _raw(server, request: bytes) -> bytes:
+    import socket
+
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(request)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def test_requests_from_web_pages_are_refused_unless_their_origin_is_allowed():
+    seen = []
+
+    def handler(text, received):
+        seen.append(text)
+        return 200, "ready"
+
+    body = b"( INFO )"
+    page = (b"POST / HTTP/1.0\r\nContent-Type: text/plain\r\nOrigin: https://evil.example"
+            b"\r\nContent-Length: 8\r\n\r\n" + body)
+    img = b"GET /(INFO) HTTP/1.0\r\nSec-Fetch-Site: cross-site\r\n\r\n"
+    preflight = b"OPTIONS / HTTP/1.0\r\nOrigin: null\r\n\r\n"
+    with running(handler, allowed_origins=("https://manager.example",)) as (server,):
+        for request in (page, img, preflight):
+            reply = _raw(server, request)
+            assert reply.startswith(b"HTTP/1.0 403 ") and b"Access-Control" not in reply
+        assert seen == []  # none of them reached the player
+        allowed = _raw(server, page.replace(b"https://evil.example",
+                                            b"https://manager.example"))
+        assert allowed.startswith(b"HTTP/1.0 200 ")
+        assert b"Access-Control-Allow-Origin: https://manager.example\r\n" in allowed
+        # a game manager sends no Origin: answered as before
+        assert _raw(server, page.replace(b"Origin: https://evil.example\r\n", b"")
+                    ).startswith(b"HTTP/1.0 200 ")
+        assert seen == ["( INFO )", "( INFO )"]
 
 
 def test_post_get_options_and_client_round_trip():

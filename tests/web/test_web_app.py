@@ -80,7 +80,7 @@ def test_tic_tac_toe_against_random_until_the_end():
 
 
 def test_illegal_moves_and_bad_requests_get_one_line_errors(web_server):
-    client = Client(web_server().url)
+    client = Client(web_server())
     status, body = client.call("/api/play", {"game": "tictac", "opponents": ["random"]})
     assert status == 400 and "no game called 'tictac'" in body["error"]
     status, body = client.call("/api/play", {"game": "tic_tac_toe", "opponents": ["nope"]})
@@ -141,7 +141,7 @@ def _arena_run(tmp_path):
 
 def test_viewer_opens_arena_results_with_states_and_views(tmp_path, web_server):
     out = _arena_run(tmp_path)
-    client = Client(web_server().url)
+    client = Client(web_server())
     status, record = client.call(f"/api/record?path={out}")
     assert status == 200 and record["kind"] == "arena results" and len(record["matches"]) == 2
     status, match = client.call(f"/api/record/match?path={out}&index=1")
@@ -247,9 +247,16 @@ def test_ggp_web_prints_its_url_and_serves_the_page():
         line = proc.stdout.readline()
         assert line.startswith("ggp web: open http://127.0.0.1:"), line
         url = line.split()[3]
-        with urllib.request.urlopen(url, timeout=30) as response:
+        assert "?token=" in url  # the printed URL carries the access token
+        root = url.split("?")[0]
+        with pytest.raises(urllib.error.HTTPError) as refused:  # not without it
+            urllib.request.urlopen(root, timeout=30)
+        assert refused.value.code == 403
+        # a browser keeps the token in the cookie set by the first visit
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        with opener.open(url, timeout=30) as response:
             assert b'data-page="play"' in response.read()
-        with urllib.request.urlopen(url + "api/options", timeout=30) as response:
+        with opener.open(root + "api/options", timeout=30) as response:
             groups = {g["group"] for g in json.loads(response.read())["games"]}
         assert {"registered", "GDL", "synthesis run (sandboxed)"} <= groups
     finally:
@@ -257,7 +264,7 @@ def test_ggp_web_prints_its_url_and_serves_the_page():
         proc.wait(timeout=30)
 
 
-def test_a_model_file_runs_only_in_its_worker_and_a_broken_one_is_one_line(tmp_path):
+def test_a_model_file_runs_only_in_its_worker_and_a_broken_one_is_one_line(tmp_path, caplog):
     from ggp.core.errors import GGPError
 
     marker = tmp_path / "loaded_by"
@@ -270,7 +277,10 @@ def test_a_model_file_runs_only_in_its_worker_and_a_broken_one_is_one_line(tmp_p
     with pytest.raises(GGPError) as error:
         open_game(str(model))
     message = str(error.value)
-    assert "\n" not in message and "missing get_current_player" in message
+    # the page gets a generic line; what the model's load said goes to the server's log
+    assert "\n" not in message and "could not be opened" in message
+    assert "missing get_current_player" not in message
+    assert "missing get_current_player" in caplog.text
     assert not marker.exists()  # it ran in the sandbox, which shows it none of our files
 
 
@@ -334,13 +344,14 @@ def test_the_loopback_server_refuses_other_hosts_and_non_json_posts(web_server):
 
     server = web_server()
     request = urllib.request.Request(server.url + "api/options",
-                                     headers={"Host": "attacker.example"})
+                                     headers={"Host": "attacker.example",
+                                              "X-GGP-Token": server.token})
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=30)
     assert refused.value.code == 400
     request = urllib.request.Request(
         server.url + "api/play", data=b'{"game": "tic_tac_toe", "opponents": ["random"]}',
-        headers={"Content-Type": "text/plain"})
+        headers={"Content-Type": "text/plain", "X-GGP-Token": server.token})
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=30)
     assert refused.value.code == 415

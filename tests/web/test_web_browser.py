@@ -67,7 +67,7 @@ def shots(tmp_path):
 
 
 def _start(page, url: str, game: str, seat: int = 0, opponent: str = "random") -> None:
-    page.goto(url)
+    page.goto(url)  # the login URL: the server's token, kept in a cookie from here on
     page.wait_for_selector(f"#game option[value='{game}']", state="attached")
     page.select_option("#game", game)
     page.select_option("#seat", str(seat))
@@ -84,7 +84,7 @@ def _wait_decision(page) -> str:
 
 def test_tic_tac_toe_in_the_browser(web_server, page, shots):
     server = web_server()
-    _start(page, server.url, "tic_tac_toe", seat=0)
+    _start(page, server.login_url, "tic_tac_toe", seat=0)
     moves, clicked = 0, []
     while _wait_decision(page) == "your_turn":
         assert page.locator("table.grid td").count() == 9
@@ -125,7 +125,7 @@ def test_kuhn_poker_in_the_browser_never_shows_the_opponents_card(web_server, pa
                 pass
 
     page.on("response", keep)
-    _start(page, server.url, "kuhn_poker", seat=1)
+    _start(page, server.login_url, "kuhn_poker", seat=1)
     session = next(iter(server.app.state.sessions.values()))
     decisions = 0
     while _wait_decision(page) == "your_turn":
@@ -163,7 +163,7 @@ def test_the_viewer_steps_through_an_arena_match(web_server, page, shots, tmp_pa
                                     opponents=["random"], matches=2, seed=0), out, workers=0)
     write_report(out)
     server = web_server()
-    page.goto(f"{server.url}viewer?path={out}")
+    page.goto(f"{server.url}viewer?path={out}&token={server.token}")
     page.wait_for_selector("#state table.grid")
     assert page.locator("#match-select option").count() == 4
     assert page.locator("#state table.grid td").all_inner_texts() == [""] * 9
@@ -180,7 +180,7 @@ def test_the_viewer_steps_through_an_arena_match(web_server, page, shots, tmp_pa
 
 def test_a_four_player_card_game_shows_the_hand_as_cards(web_server, page, shots):
     server = web_server()
-    page.goto(server.url)
+    page.goto(server.login_url)
     page.wait_for_selector("#game option[value='hearts']", state="attached")
     page.select_option("#game", "hearts")
     assert page.locator("#opponents input").count() == 3  # one agent per other seat
@@ -203,7 +203,7 @@ def test_a_four_player_card_game_shows_the_hand_as_cards(web_server, page, shots
 
 def test_many_legal_moves_get_a_text_box(web_server, page):
     server = web_server()
-    _start(page, server.url, "generalized_tic_tac_toe", seat=0)
+    _start(page, server.login_url, "generalized_tic_tac_toe", seat=0)
     assert _wait_decision(page) == "your_turn"
     assert page.locator("#moves button.move").count() == 0  # 36 moves: a text box instead
     assert page.locator("table.grid td.playable").count() == 36  # and the board's cells
@@ -223,7 +223,7 @@ def test_many_legal_moves_get_a_text_box(web_server, page):
 def test_board_cells_are_moves_only_where_a_move_names_the_cell(web_server, page, game,
                                                                 playable):
     server = web_server()
-    _start(page, server.url, game, seat=0)
+    _start(page, server.login_url, game, seat=0)
     assert _wait_decision(page) == "your_turn"
     assert page.locator("table.grid td.playable").count() == playable
     if playable:  # connect four: a click anywhere in a column drops into it

@@ -11,13 +11,17 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 class Client:
-    def __init__(self, url: str) -> None:
-        self.url = url.rstrip("/")
+    """Calls the JSON API of a running server, with its access token (a header)."""
+
+    def __init__(self, server) -> None:
+        self.url = server.url.rstrip("/")
+        self.token = server.token
 
     def call(self, path: str, body: dict | None = None) -> tuple[int, dict]:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.url + path, data=data,
-                                         headers={"Content-Type": "application/json"})
+                                         headers={"Content-Type": "application/json",
+                                                  "X-GGP-Token": self.token})
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
                 return response.status, json.loads(response.read())

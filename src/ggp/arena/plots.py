@@ -13,7 +13,14 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from ggp.core.files import make_folder, open_output
 from ggp.arena.stats import Cell, FieldRow, field_label, short_spec
+
+def _save(fig, path: Path) -> None:
+    """Save a figure as PNG without following a link planted at ``path``."""
+    with open_output(path, "wb", root=path.parent.parent) as fh:
+        fig.savefig(fh, dpi=110, format="png")
+
 
 _COLORS = {"win": "#2e7d32", "draw": "#9e9e9e", "loss": "#c62828"}
 
@@ -23,7 +30,7 @@ def plot_games(plot_dir: Path, games: dict[str, Any], cells: list[Cell]) -> dict
     import matplotlib
 
     matplotlib.use("Agg")
-    plot_dir.mkdir(parents=True, exist_ok=True)
+    make_folder(plot_dir, plot_dir.parent)
     written = {}
     for game, meta in games.items():
         game_cells = [c for c in cells if c.game == game]
@@ -56,7 +63,7 @@ def plot_fields(plot_dir: Path, games: dict[str, Any], rows: list[FieldRow]) -> 
         game_rows = [r for r in rows if r.game == game]
         if not game_rows:
             continue
-        plot_dir.mkdir(parents=True, exist_ok=True)
+        make_folder(plot_dir, plot_dir.parent)
         fields = list(dict.fromkeys(r.field for r in game_rows))
         agents = list(dict.fromkeys(r.agent for r in game_rows))
         colors = {a: f"C{k % 10}" for k, a in enumerate(agents)}
@@ -81,7 +88,7 @@ def plot_fields(plot_dir: Path, games: dict[str, Any], rows: list[FieldRow]) -> 
         fig.suptitle(f"{meta['name']}: fields (bars: mean over matches, whiskers: 95% CI)")
         fig.tight_layout()
         path = plot_dir / f"{safe_name(meta['name'])}_fields.png"
-        fig.savefig(path, dpi=110)
+        _save(fig, path)
         plt.close(fig)
         written[f"{safe_name(meta['name'])}_fields"] = path
     return written
@@ -126,7 +133,7 @@ def _wld_figure(path: Path, game: str, cells: list[Cell]) -> Path:
     fig.legend(handles, labels, fontsize=7, loc="center right")
     fig.suptitle(f"{game}: win / draw / loss")
     fig.tight_layout(rect=(0, 0, 0.86, 1))
-    fig.savefig(path, dpi=110)
+    _save(fig, path)
     plt.close(fig)
     return path
 
@@ -146,6 +153,6 @@ def _payoff_figure(path: Path, game: str, cells: list[Cell]) -> Path:
     axes[0][0].set_ylabel("return")
     fig.suptitle(f"{game}: payoff distribution (triangle: mean)")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    _save(fig, path)
     plt.close(fig)
     return path

@@ -42,12 +42,29 @@ from ggp.arena.stats import (
     utility_range,
 )
 from ggp.arena.store import load_tournament
+from ggp.core.files import open_output, write_output
+from ggp.core.text import clean_line
+
+
+def clean_strings(value: Any) -> Any:
+    """``value`` with every string in it (keys too) made one clean line
+    (:func:`ggp.core.text.clean_line`)."""
+    if isinstance(value, str):
+        return clean_line(value)
+    if isinstance(value, dict):
+        return {clean_strings(k): clean_strings(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean_strings(v) for v in value]
+    return value
 
 
 def write_report(out_dir: str | Path, *, plots: bool = True) -> dict[str, Path]:
     """Write the reports of the tournament in ``out_dir``; returns the written paths."""
     out_dir = Path(out_dir)
     stored, records = load_tournament(out_dir)
+    # agent names, forfeit details and game names may come from models and agents: one
+    # line each, no escape sequences, before they reach Markdown, CSV or a plot title
+    stored, records = clean_strings(stored), clean_strings(records)
     config, games = stored["config"], stored["games"]
     in_fields = [r for r in records if r.get("field")]
     cells, errors = tabulate([r for r in records if not r.get("field")], games)
@@ -62,16 +79,16 @@ def write_report(out_dir: str | Path, *, plots: bool = True) -> dict[str, Path]:
         "json": out_dir / "report.json",
         "csv": out_dir / "report.csv",
     }
-    paths["markdown"].write_text(
-        markdown(config, games, shown, records, errors, rows, duplicates), encoding="utf-8")
-    paths["json"].write_text(json.dumps({
+    write_output(paths["markdown"],
+                 markdown(config, games, shown, records, errors, rows, duplicates))
+    write_output(paths["json"], json.dumps({
         "config": config, "games": games, "matches": len(records), "errors": errors,
         "cells": [c.summary() for c in cells],
         "fields": [r.summary() for r in rows],
         "field_cells": [c.summary() for c in field_cells],
         "duplicates": [r.summary() for r in duplicates],
         "forfeits": {a: dict(c) for a, c in forfeit_reasons(records).items()},
-    }, indent=1), encoding="utf-8")
+    }, indent=1))
     _write_csv(paths["csv"], cells)
     if rows:
         paths["fields_csv"] = out_dir / "report_fields.csv"
@@ -263,7 +280,7 @@ def _write_fields_csv(path: Path, rows: list[FieldRow]) -> None:
     columns = ["game", "field", "agent", "seats_per_match", "n", "value", "value_ci95",
                "payoff", "payoff_ci95", "win_rate", "win_rate_ci95", "forfeits",
                "ms_per_move"]
-    with open(path, "w", newline="", encoding="utf-8") as fh:
+    with open_output(path, "w", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=columns)
         writer.writeheader()
         for row in rows:
@@ -280,7 +297,7 @@ def _write_csv(path: Path, cells: list[Cell]) -> None:
                "payoff_us", "payoff_us_ci95", "payoff_them", "payoff_them_ci95",
                "forfeit_rate_us", "forfeit_rate_them", "forfeits_us", "forfeits_them",
                "ms_per_move"]
-    with open(path, "w", newline="", encoding="utf-8") as fh:
+    with open_output(path, "w", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=columns, extrasaction="ignore")
         writer.writeheader()
         for row in rows:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ggp.core.errors import GGPError
+from ggp.core.files import UnsafeOutputError, open_output, refuse_link, write_output
 
 CONFIG_FILE = "tournament.json"
 RESULTS_FILE = "results.jsonl"
@@ -42,8 +43,8 @@ class ResultStore:
         self.out_dir = out_dir
         self.records = records
         self._lock = lock
-        self._results: IO[str] = open(out_dir / RESULTS_FILE, "a", encoding="utf-8")
-        self._trajectories: IO[str] = open(out_dir / TRAJECTORIES_FILE, "a", encoding="utf-8")
+        self._results: IO[str] = open_output(out_dir / RESULTS_FILE, "a")
+        self._trajectories: IO[str] = open_output(out_dir / TRAJECTORIES_FILE, "a")
 
     @classmethod
     def open(cls, out_dir: str | Path, config, games: dict[str, Any]) -> ResultStore:
@@ -52,6 +53,12 @@ class ResultStore:
         out_dir.mkdir(parents=True, exist_ok=True)
         lock = _lock(out_dir)
         config_path = out_dir / CONFIG_FILE
+        try:
+            for name in (CONFIG_FILE, RESULTS_FILE, TRAJECTORIES_FILE):
+                refuse_link(out_dir / name)  # read back on resuming: never through a link
+        except UnsafeOutputError:
+            lock.close()
+            raise
         wanted = {"config": config.to_dict(), "games": games}
         if config_path.exists():
             stored = json.loads(config_path.read_text(encoding="utf-8"))
@@ -86,7 +93,7 @@ class ResultStore:
 
 def _lock(out_dir: Path) -> IO[str]:
     """Hold an exclusive lock on ``out_dir`` (the kernel drops it if the process dies)."""
-    handle = open(out_dir / ".lock", "w", encoding="utf-8")  # noqa: SIM115 - held open
+    handle = open_output(out_dir / ".lock", "w")  # held open
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -111,16 +118,14 @@ def _append_line(stream: IO[str], value: dict[str, Any]) -> None:
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    write_output(path, text)  # a fresh file renamed over it; a planted link is refused
 
 
 def _cut_partial_line(path: Path) -> None:
     """Drop an unfinished last line left by a process killed while writing it."""
-    if not path.exists():
+    if not os.path.lexists(path):
         return
-    with open(path, "rb+") as fh:
+    with open_output(path, "r+b") as fh:  # never through a planted link
         data = fh.read()
         if data and not data.endswith(b"\n"):
             fh.truncate(data.rfind(b"\n") + 1)
@@ -156,6 +161,8 @@ def load_tournament(out_dir: str | Path) -> tuple[dict[str, Any], list[dict[str,
             f"{out_dir} is not a tournament directory (no {CONFIG_FILE}); pass the --out "
             "directory of a 'ggp arena' run."
         )
+    for name in (CONFIG_FILE, RESULTS_FILE):
+        refuse_link(out_dir / name)  # what a report shows comes from this folder only
     stored = json.loads(config_path.read_text(encoding="utf-8"))
     matches = stored["config"]["matches"]
     records = [r for r in read_records(out_dir / RESULTS_FILE) if r["index"] < matches]

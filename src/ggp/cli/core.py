@@ -6,10 +6,12 @@ import json
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
-from ggp.cli.output import console, err_console
+from ggp.cli.output import clean_text, console, err_console
 from ggp.core.errors import GGPError, ModelLoadError
+from ggp.core.files import open_output
 from ggp.core.registry import registered_games
 from ggp.load import load_model
 
@@ -148,7 +150,9 @@ def play(
     def show_step(step: dict) -> None:
         if show:
             who = world.player_name(step["player"])
-            console.print(f"  {who:>10}: {step['action']}", highlight=False)
+            # an action is the game's (or a model's) text: never read as markup
+            console.print(f"  {escape(str(who)):>10}: {escape(str(step['action']))}",
+                          highlight=False)
 
     console.print(f"[bold]{world.name}[/]: " + " vs ".join(specs))
     result = play_match(world, agents, seed=seed, on_step=show_step,
@@ -157,12 +161,12 @@ def play(
         agent.close()
     if result.forfeit:
         f = result.forfeit
-        console.print(f"[yellow]Player {f.player} ({specs[f.player]}) forfeits:[/] "
-                      f"{f.reason} — {f.detail}")
+        console.print(f"[yellow]Player {f.player} ({escape(specs[f.player])}) forfeits:[/] "
+                      f"{escape(str(f.reason))} — {escape(clean_text(f.detail))}")
     summary = ", ".join(f"{specs[p]} (player {p}): {r:+g}" for p, r in enumerate(result.returns))
     console.print(f"[bold]Returns:[/] {summary}")
     if output:
-        with open(output, "w", encoding="utf-8") as fh:
+        with open_output(output, "w") as fh:  # never through a planted link
             json.dump(result.to_dict(), fh, indent=1)
 
 

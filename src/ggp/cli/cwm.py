@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console
+from ggp.cli.output import make_console
 
 from ggp.cli.core import refuse_untrusted
 
-console = Console()
+console = make_console(width=None)
 app = typer.Typer(help="Play with synthesized code world models (docs/cwm.md).",
                   no_args_is_help=True)
 

@@ -7,11 +7,11 @@ import time
 from pathlib import Path
 
 import typer
-from rich.console import Console
+from ggp.cli.output import make_console
 
 from ggp.core.errors import ModelLoadError
 
-console = Console(soft_wrap=True, emoji=False)  # file:100:5 must not become an emoji
+console = make_console(soft_wrap=True, width=None)  # file:100:5 must not become an emoji
 gdl_app = typer.Typer(help="GDL / GDL-II descriptions: validate, convert KIF <-> infix, stats.",
                       no_args_is_help=True)
 

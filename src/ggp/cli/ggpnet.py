@@ -7,9 +7,9 @@ import time
 from pathlib import Path
 
 import typer
-from rich.console import Console
+from ggp.cli.output import make_console
 
-console = Console(soft_wrap=True, emoji=False)  # file:100:5 must not become an emoji
+console = make_console(soft_wrap=True, width=None)  # file:100:5 must not become an emoji
 
 
 def serve(
@@ -22,16 +22,25 @@ def serve(
     max_seconds: float = typer.Option(3600.0, help="Exit after this many seconds."),
     matches: int = typer.Option(0, help="Exit after this many matches ended (0: no limit)."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log every request."),
+    allow_origin: list[str] = typer.Option(
+        [], "--allow-origin", help="A web page origin (https://host[:port]) allowed to send "
+        "messages, as a browser-based game manager (repeatable). Requests from any other "
+        "web page are refused."),
+    memory_mb: int = typer.Option(2048, help="Memory a START's rules may take to build "
+                                  "(they are built in a child process under it first)."),
 ) -> None:
     """Run a GGP player that any GGP game server (ggp-base, Dresden GDL-II) can use."""
     from ggp.ggpnet.choosers import make_chooser
-    from ggp.ggpnet.player import GGPPlayer
+    from dataclasses import replace
+
+    from ggp.ggpnet.player import START_BUDGET, GGPPlayer
     from ggp.ggpnet.transport import GGPServer
 
     logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING)
-    player = GGPPlayer(name, make_chooser(chooser, seed), margin=margin, seed=seed)
+    player = GGPPlayer(name, make_chooser(chooser, seed), margin=margin, seed=seed,
+                       budget=replace(START_BUDGET, memory_mb=memory_mb))
     end = time.monotonic() + max_seconds
-    with GGPServer(player.handle, host, port) as server:
+    with GGPServer(player.handle, host, port, allowed_origins=tuple(allow_origin)) as server:
         console.print(f"GGP player {name!r} listening on {server.url} "
                       f"(chooser {chooser}; stops after {max_seconds:g} s"
                       + (f" or {matches} matches)" if matches else ")"), highlight=False)
@@ -79,7 +88,7 @@ def manage(
         console.print(f"{record['match_id']}: {len(record['steps'])} steps, goals {goals or '-'}, "
                       f"{len(record['errors'])} error(s)"
                       + (f", aborted: {record['aborted']}" if record["aborted"] else ""),
-                      highlight=False)
+                      highlight=False, markup=False)  # players' replies are not markup
 
     endpoints, labels = [], {}
     for spec in player:

@@ -45,6 +45,9 @@ def _register_subcommands() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
+    from ggp.core.text import clean_log_records
+
+    clean_log_records()  # outside text in log lines: one clean line each
     _register_subcommands()
     try:
         status = app(args=argv, standalone_mode=False)

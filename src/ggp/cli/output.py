@@ -3,13 +3,59 @@
 Rich assumes 80 columns when output is piped or captured, which squeezes the wide tables of
 ``ggp games`` and ``ggp arena`` into unreadable columns; piped output gets 160 instead.
 Emoji codes are off: rich would print ``game.kif:100:5`` as ``game.kif💯5``.
+
+Every console made here (:func:`make_console`) neutralizes what it prints: text reaching
+the terminal is stripped of escape sequences and control characters
+(:func:`ggp.core.text.clean_text`), so a model's error message or an agent's name cannot
+move the cursor, erase a ``FAILED`` line or retitle the terminal. Rich's own control codes
+(colours, progress bars redrawing themselves) are kept: they are separate segments.
 """
 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.console import RenderHook
+from rich.segment import Segment
 
-console = Console(width=None if sys.stdout.isatty() else 160, emoji=False)
-err_console = Console(stderr=True, width=None if sys.stderr.isatty() else 160, emoji=False)
+from ggp.core.text import clean_line, clean_text
+
+
+class _Clean:
+    """A renderable whose text segments are cleaned as they are rendered."""
+
+    def __init__(self, renderable: RenderableType) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for segment in console.render(self.renderable, options):
+            if segment.control or not segment.text:
+                yield segment
+            else:
+                yield Segment(clean_text(segment.text), segment.style, segment.control)
+
+
+class CleanOutput(RenderHook):
+    """Wraps everything a console prints in :class:`_Clean`."""
+
+    def process_renderables(self, renderables: list[RenderableType]) -> list[RenderableType]:
+        return [_Clean(r) for r in renderables]
+
+
+def make_console(*, stderr: bool = False, **settings: Any) -> Console:
+    """A console with ggp's defaults (width when piped, no emoji) that prints clean text."""
+    stream = sys.stderr if stderr else sys.stdout
+    settings.setdefault("width", None if stream.isatty() else 160)
+    settings.setdefault("emoji", False)
+    made = Console(stderr=stderr, **settings)
+    made.push_render_hook(CleanOutput())
+    return made
+
+
+console = make_console()
+err_console = make_console(stderr=True)
+
+__all__ = ["CleanOutput", "clean_line", "clean_text", "console", "err_console",
+           "make_console"]

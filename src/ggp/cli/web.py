@@ -41,8 +41,11 @@ def web(
     server = WebServer(config, host, port)
 
     def ready(url: str) -> None:
-        console.print(f"ggp web: open [bold]{url}[/] to play, [bold]{url}viewer[/] to view "
-                      "matches. Ctrl-C stops.", highlight=False)
+        # the URL holds the access token (as notebook servers print theirs): whoever has
+        # it can use the server; the page keeps it in a cookie after the first visit
+        console.print(f"ggp web: open [bold]{url}[/] to play, then the viewer at "
+                      f"[bold]{server.url}viewer[/]. Ctrl-C stops.", highlight=False,
+                      soft_wrap=True)
 
     server.run(ready)
 

@@ -5,6 +5,13 @@ module name. A module is either itself the world-model namespace, or defines
 ``make(**params)`` returning one (games with parameters, e.g. Goofspiel's number of cards);
 ``PARAMETERS`` lists the defaults. Games are named like OpenSpiel games:
 ``"goofspiel"`` or ``"goofspiel(num_cards=5,points_order=descending)"``.
+
+A game name is a small input that may come from anyone (a web page, a GGP message, a
+command line): ``generalized_tic_tac_toe(rows=100000,cols=100000)`` would build a board of
+ten billion cells. So every numeric parameter declares its bounds in ``PARAMETER_RANGES``
+(``{"rows": (1, 30)}``, inclusive), checked when the name is parsed, before the game's
+``make`` runs; a text parameter is at most :data:`MAX_TEXT_PARAMETER` characters. A test
+holds every registered game to declaring a range for each numeric parameter.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ import difflib
 import importlib
 import pkgutil
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
 from typing import Any
@@ -21,6 +28,9 @@ from typing import Any
 from ggp.core.errors import ModelLoadError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import GameMetadata
+
+#: The longest text value of a game parameter (``battleship(ship_sizes=[3;2;2])``).
+MAX_TEXT_PARAMETER = 200
 
 _SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
 
@@ -33,6 +43,7 @@ class GameEntry:
     module: ModuleType
     metadata: GameMetadata
     parameters: dict[str, Any]
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     @property
     def rules(self) -> str:
@@ -50,7 +61,8 @@ def registered_games() -> dict[str, GameEntry]:
         metadata = getattr(module, "METADATA", None)
         if isinstance(metadata, GameMetadata):
             params = dict(getattr(module, "PARAMETERS", {}))
-            entries[info.name] = GameEntry(info.name, module, metadata, params)
+            ranges = dict(getattr(module, "PARAMETER_RANGES", {}))
+            entries[info.name] = GameEntry(info.name, module, metadata, params, ranges)
     return entries
 
 
@@ -104,6 +116,7 @@ def make_game(spec: str) -> WorldModel:
             f"Game {name!r} has no parameter {', '.join(sorted(unknown))}. "
             f"Its parameters (with defaults) are: {allowed}."
         )
+    check_parameters(name, params, entry.ranges)
     if hasattr(entry.module, "make"):
         try:
             namespace = entry.module.make(**{**entry.parameters, **params})
@@ -115,3 +128,20 @@ def make_game(spec: str) -> WorldModel:
     display = name if not params else spec.replace(" ", "")
     return WorldModel(namespace, name=display, trusted=True,
                       rules=getattr(namespace, "RULES", entry.rules), metadata=metadata)
+
+
+def check_parameters(name: str, params: dict[str, Any],
+                     ranges: dict[str, tuple[float, float]]) -> None:
+    """Refuse parameter values outside their declared ``ranges`` (inclusive) and text
+    values longer than :data:`MAX_TEXT_PARAMETER`, before anything is built from them."""
+    for key, value in params.items():
+        if isinstance(value, str) and len(value) > MAX_TEXT_PARAMETER:
+            raise ModelLoadError(f"Game parameter {key} of {name!r} is {len(value)} "
+                                 f"characters long (at most {MAX_TEXT_PARAMETER}).")
+        bounds = ranges.get(key)
+        if bounds is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue  # a value of the wrong kind is the game's make() to refuse
+        low, high = bounds
+        if not low <= value <= high:
+            raise ModelLoadError(f"Game parameter {key}={value} of {name!r} is out of "
+                                 f"bounds: it must be between {low:g} and {high:g}.")

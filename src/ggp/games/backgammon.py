@@ -16,6 +16,8 @@ from types import SimpleNamespace
 from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
 
 PARAMETERS = {"scoring": "winloss", "max_turns": 500}
+#: Bounds of the numeric parameters (checked before make() runs; see ggp.core.registry).
+PARAMETER_RANGES = {"max_turns": (1, 10_000)}
 SCORINGS = ("winloss", "gammons", "full")
 
 CHECKERS = 15

@@ -18,6 +18,8 @@ from types import SimpleNamespace
 from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
 
 PARAMETERS = {"instances": "all", "max_turns": 10, "discount": 1.0, "prob_end": 0.0}
+#: Bounds of the numeric parameters (checked before make() runs; see ggp.core.registry).
+PARAMETER_RANGES = {"max_turns": (1, 1000), "discount": (0, 1), "prob_end": (0, 1)}
 
 ITEMS = ("Book", "Hat", "Basketball")
 POOL_MIN, POOL_MAX, TOTAL_VALUE = 5, 7, 10

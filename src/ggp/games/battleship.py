@@ -31,6 +31,9 @@ PARAMETERS = {
     "allow_repeated_shots": False,
     "loss_multiplier": 1.0,
 }
+#: Bounds of the numeric parameters (checked before make() runs; see ggp.core.registry).
+PARAMETER_RANGES = {"board_height": (1, 20), "board_width": (1, 20), "num_shots": (0, 400),
+                    "loss_multiplier": (0, 1000)}
 
 # Above this many candidate combinations, inference switches from enumeration to rejection
 # sampling.

@@ -12,6 +12,8 @@ from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
 from ggp.games._cards import interleave_deal, sample_hands
 
 PARAMETERS = {"num_players": 4, "variant": "official"}
+#: Bounds of the numeric parameters (checked before make() runs; see ggp.core.registry).
+PARAMETER_RANGES = {"num_players": (3, 4)}
 
 SUIT_CARDS = {
     "Y": [1, 2, 3, 5, 7, 9, 12, 15, 18, 22, 24, 27],

@@ -11,6 +11,8 @@ from types import SimpleNamespace
 from ggp.core.protocol import TERMINAL, GameMetadata
 
 PARAMETERS = {"rows": 6, "cols": 6, "k": 4}
+#: Bounds of the numeric parameters (checked before make() runs; see ggp.core.registry).
+PARAMETER_RANGES = {"rows": (1, 30), "cols": (1, 30), "k": (1, 30)}
 
 MARKS = ("x", "o")
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))

@@ -29,6 +29,9 @@ from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
 
 PARAMETERS = {"oklahoma": False, "knock_card": 10, "gin_bonus": 25, "undercut_bonus": 25,
               "num_ranks": 13, "num_suits": 4, "hand_size": 10}
+#: Bounds of the numeric parameters (checked before make() runs; see ggp.core.registry).
+PARAMETER_RANGES = {"knock_card": (0, 10), "gin_bonus": (0, 1000), "undercut_bonus": (0, 1000),
+                    "num_ranks": (1, 13), "num_suits": (1, 4), "hand_size": (1, 10)}
 
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "scdh"

@@ -19,6 +19,8 @@ from ggp.core.errors import BeliefError
 from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
 
 PARAMETERS = {"num_cards": 5, "points_order": "random", "returns_type": "win_loss"}
+#: Bounds of the numeric parameters (checked before make() runs; see ggp.core.registry).
+PARAMETER_RANGES = {"num_cards": (2, 100)}
 
 POINTS_ORDERS = ("random", "descending", "ascending")
 RETURNS_TYPES = ("win_loss", "point_difference", "total_points")

@@ -11,6 +11,8 @@ from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
 from ggp.games._cards import SUITS, interleave_deal, rank
 
 PARAMETERS = {"turn_cap": 30}
+#: Bounds of the numeric parameters (checked before make() runs; see ggp.core.registry).
+PARAMETER_RANGES = {"turn_cap": (1, 10_000)}
 
 RULES = """\
 98 (Ninety-Eight), for four players (numbered 0 to 3).

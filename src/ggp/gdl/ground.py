@@ -26,6 +26,7 @@ grounded within :class:`GroundingLimits` (the caller falls back to the compiled 
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import OrderedDict, defaultdict
@@ -51,6 +52,10 @@ class GroundingLimits:
     max_atoms: int = 60_000       # possibly-true atoms of state-dependent relations
     max_rules: int = 150_000      # ground rules
     max_fluents: int = 5_000      # bits of the state encoding
+    # growth of the process's resident memory while grounding: the relaxed fixpoint drops
+    # negations, so a few hundred bytes of rules (a GDL START) can ask it for gigabytes
+    # within its CPU budget
+    max_memory_mb: int = 1024
     # source of one joint move's specialized next-state function (checked by
     # ggp.gdl.grounded.make_reasoner; corpus games that play well stay under 50,000)
     max_step_chars: int = 200_000
@@ -108,7 +113,7 @@ def ground(rules: list[Rule], limits: GroundingLimits = GroundingLimits()) -> Gr
 
 
 def _ground(rules: list[Rule], limits: GroundingLimits) -> GroundProgram:
-    deadline = _Deadline(limits.seconds)
+    deadline = _Deadline(limits.seconds, limits.max_memory_mb)
     flat = normalize(rules)
     roles = list(dict.fromkeys(r.head[1] for r in rules if key_of(r.head) == "role/1"
                                and not r.body))
@@ -206,22 +211,43 @@ def _bound_vars(body) -> list:
 
 
 class _Deadline:
-    """A budget of CPU time of this thread (it does not shrink on a busy machine).
+    """A budget of CPU time of this thread (it does not shrink on a busy machine) and of
+    the process's resident memory growth (``max_memory_mb``; None: unchecked).
 
     Reading the thread's CPU clock is a system call (microseconds, far more on a loaded
     machine), so it is read at most every 10 ms of wall time: wall time bounds CPU time,
-    so the deadline is missed by at most 10 ms."""
+    so the deadline is missed by at most 10 ms. The resident size is read as often (one
+    read of ``/proc/self/statm``); running out of memory raises :class:`NotGroundable`."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, max_memory_mb: int | None = None) -> None:
         self.end = time.thread_time() + seconds
         self.next_look = time.perf_counter()
+        start = _resident_mb()
+        self.memory_end = (None if max_memory_mb is None or start is None
+                           else start + max_memory_mb)
+        self.max_memory_mb = max_memory_mb
 
     def passed(self) -> bool:
         now = time.perf_counter()
         if now < self.next_look:
             return False
         self.next_look = now + 0.01
+        if self.memory_end is not None and (_resident_mb() or 0.0) > self.memory_end:
+            raise NotGroundable(f"grounding needed more than {self.max_memory_mb} MB of "
+                                "memory")
         return time.thread_time() > self.end
+
+
+_PAGE_MB = os.sysconf("SC_PAGE_SIZE") / (1024 * 1024) if hasattr(os, "sysconf") else 0.0
+
+
+def _resident_mb() -> float | None:
+    """This process's resident memory in MB (Linux), or None where it cannot be read."""
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * _PAGE_MB
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 class _Budgeted(CompiledReasoner):

@@ -35,6 +35,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ggp.core.files import open_output, write_output
 from ggp.core.errors import GGPError
 from ggp.core.protocol import GameMetadata
 from ggp.gdl.match import MatchGame, canonical_move
@@ -263,9 +264,9 @@ def run_series(game: MatchGame, endpoints: list[str], matches: int, config: Matc
         assignment = {role: endpoints[(k + shift) % len(seats)] for k, role in enumerate(seats)}
         seed = None if config.seed is None else config.seed + i
         record = run_match(game, assignment, MatchConfig(**{**asdict(config), "seed": seed}))
-        (out / f"{record['match_id']}.json").write_text(json.dumps(record, indent=1))
+        write_output(out / f"{record['match_id']}.json", json.dumps(record, indent=1))
         row = {**arena_row(record, labels), "index": i}
-        with open(out / "results.jsonl", "a", encoding="utf-8") as fh:
+        with open_output(out / "results.jsonl", "a") as fh:
             fh.write(json.dumps(row, separators=(",", ":")) + "\n")
         rows.append(row)
         if on_match is not None:
@@ -289,4 +290,4 @@ def _write_arena_config(out: Path, game: MatchGame, agents: list[str], matches: 
                         extra={"roles": seats})
     data = {"config": tournament.to_dict(),
             "games": {game.name: {"name": game.name, **meta.to_dict()}}}
-    (out / "tournament.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+    write_output(out / "tournament.json", json.dumps(data, indent=1))

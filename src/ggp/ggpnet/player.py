@@ -37,6 +37,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from ggp.budget import Budget, check_budget, warm_up
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.gdl.adapter import NATURE, load_gdl_text, parse_description
@@ -58,6 +59,8 @@ from ggp.ggpnet.messages import (
 
 log = logging.getLogger(__name__)
 FALLBACK_MOVE = "noop"
+#: What a START's rules may take to build (the largest corpus games need a few hundred MB).
+START_BUDGET = Budget(memory_mb=2048, seconds=120.0)
 _HANDOFF = 0.1  # seconds between the chooser's deadline and the reply deadline
 _AFTER_REPLY = 0.05  # seconds from a match's end to the full collection after it
 
@@ -238,12 +241,18 @@ class GGPPlayer:
         margin: seconds kept in reserve before each clock runs out.
         stale_after: seconds of silence after which a match counts as abandoned.
         seed: seeds the player's own randomness (fallback moves, hypotheses).
+        budget: the memory and time a START's rules may take to build: they are built in a
+            child process under it first (:mod:`ggp.budget`), as a few hundred bytes of
+            GDL can ask for gigabytes; None trusts every manager.
     """
 
     def __init__(self, name: str = "ggp-python", chooser: Chooser | None = None, *,
                  margin: float = 0.3, stale_after: float = 120.0,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, budget: Budget | None = START_BUDGET) -> None:
         self.name = name
+        self.budget = budget
+        if budget is not None:
+            warm_up()  # the build helper, started now rather than during a start clock
         self.chooser = chooser or SearchChooser(seed)
         self.margin = margin
         self.stale_after = stale_after
@@ -344,6 +353,11 @@ class GGPPlayer:
             # a random role without sees rules: GDL-II (guessSix) or GDL (beatMania);
             # the first PLAY after NIL tells (see _update)
             match.ambiguous = gdl_ii and not is_gdl_ii(desc)
+            if self.budget is not None:
+                check_budget({"gdl": start.rules, "gdl_ii": gdl_ii}, self.budget,
+                             "these rules")
+                if match.cancelled.is_set():
+                    return
             self._load(match, gdl_ii)
             if self._gc.holding:
                 gc.freeze()  # what preparation built is never scanned either

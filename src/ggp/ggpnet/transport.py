@@ -4,8 +4,15 @@ Wire format (ggp-base and the Dresden controller; docs/ggp_protocol.md):
 
 * request: ``POST / HTTP/1.0`` with the message as the body, ``Content-Type: text/acl``
   (``GET /<url-encoded message>`` and ``OPTIONS`` preflights are accepted too);
-* reply: ``HTTP/1.0 200 OK``, ``Content-type: text/acl``, ``Content-length``, the CORS
-  headers ggp-base sends, then the body; one message per connection.
+* reply: ``HTTP/1.0 200 OK``, ``Content-type: text/acl``, ``Content-length``, then the
+  body; one message per connection.
+
+Browsers: ggp-base answers every web page (``Access-Control-Allow-Origin: *``), so any page
+a player's owner visits could send it a START (and a few hundred bytes of GDL can ask for
+gigabytes). This server answers no page unless its origin is allowed (``allowed_origins``,
+``ggp serve --allow-origin``): a request with an ``Origin`` header, or a browser's
+``Sec-Fetch-Site`` saying it comes from another site, gets 403 and is never handled; an
+allowed origin gets the CORS headers naming it. Game managers send neither header.
 
 The server never lets a request crash it: oversized bodies get 413, bad HTTP gets 400,
 slow clients are cut off after ``read_timeout`` seconds, and an exception inside the
@@ -32,22 +39,25 @@ CONNECT_TIMEOUT = 5.0  # seconds, as ggp-base's server
 # handler(message text, monotonic reception time) -> (HTTP status, reply body)
 MessageHandler = Callable[[str, float], tuple[int, str]]
 
-_REASONS = {200: "OK", 400: "Bad Request", 409: "Conflict", 413: "Payload Too Large",
+_REASONS = {200: "OK", 400: "Bad Request", 403: "Forbidden", 409: "Conflict", 413: "Payload Too Large",
             414: "URI Too Long", 431: "Request Header Fields Too Large",
             500: "Internal Server Error", 501: "Not Implemented"}
 
 
-def http_reply(status: int, body: str) -> bytes:
-    """A complete HTTP/1.0 reply with the headers ggp-base's players send."""
+def http_reply(status: int, body: str, origin: str | None = None) -> bytes:
+    """A complete HTTP/1.0 reply with the headers ggp-base's players send; the CORS
+    headers only for an allowed ``origin`` (named, never ``*``)."""
     data = body.encode("utf-8")
+    cors = ("" if not origin else
+            f"Access-Control-Allow-Origin: {origin}\r\n"
+            "Vary: Origin\r\n"
+            "Access-Control-Allow-Methods: POST, GET, OPTIONS\r\n"
+            "Access-Control-Allow-Headers: Content-Type\r\n"
+            "Access-Control-Allow-Age: 86400\r\n")
     head = (f"HTTP/1.0 {status} {_REASONS.get(status, 'Error')}\r\n"
             "Content-type: text/acl\r\n"
             f"Content-length: {len(data)}\r\n"
-            "Access-Control-Allow-Origin: *\r\n"
-            "Access-Control-Allow-Methods: POST, GET, OPTIONS\r\n"
-            "Access-Control-Allow-Headers: Content-Type\r\n"
-            "Access-Control-Allow-Age: 86400\r\n"
-            "\r\n")
+            f"{cors}\r\n")
     return head.encode("ascii") + data
 
 
@@ -59,8 +69,29 @@ class _Handler(BaseHTTPRequestHandler):
         super().setup()
         self.connection.settimeout(self.server.read_timeout)
 
+    def _from_browser_page(self) -> bool:
+        """Whether a web page of a site not allowed sent this request (then it is
+        refused before its message is read)."""
+        origin = self.headers.get("Origin")
+        if origin is not None:
+            return origin not in self.server.allowed_origins
+        site = self.headers.get("Sec-Fetch-Site")
+        return site is not None and site.strip().lower() not in ("same-origin", "none")
+
+    def _allowed_origin(self) -> str | None:
+        headers = getattr(self, "headers", None)  # absent when the request line was bad
+        origin = headers.get("Origin") if headers is not None else None
+        return origin if origin in self.server.allowed_origins else None
+
+    def _refuse_page(self) -> None:
+        self.close_connection = True
+        self._send(403, "error: requests from web pages are refused (ggp serve "
+                   "--allow-origin names the pages that may send messages)")
+
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
         received = self.server.accepted.pop(id(self.request), time.monotonic())
+        if self._from_browser_page():
+            return self._refuse_page()
         limit = self.server.max_message
         length = self.headers.get("Content-Length")
         if length is not None:
@@ -77,9 +108,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802
         received = self.server.accepted.pop(id(self.request), time.monotonic())
+        if self._from_browser_page():
+            return self._refuse_page()
         self._answer(urllib.parse.unquote(self.path.lstrip("/")), received)
 
     def do_OPTIONS(self) -> None:  # noqa: N802 - browser preflight
+        if self._from_browser_page():
+            return self._refuse_page()
         self._send(200, "")
 
     def _answer(self, text: str, received: float) -> None:
@@ -120,7 +155,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send(self, status: int, body: str) -> None:
         try:
-            self.wfile.write(http_reply(status, body))
+            self.wfile.write(http_reply(status, body, self._allowed_origin()))
         except OSError:  # the client gave up; nothing to tell it
             pass
 
@@ -133,8 +168,9 @@ class _Server(ThreadingHTTPServer):
     allow_reuse_address = True
 
     def __init__(self, address, handler: MessageHandler, max_message: int,
-                 read_timeout: float) -> None:
+                 read_timeout: float, allowed_origins: tuple[str, ...] = ()) -> None:
         self.message_handler = handler
+        self.allowed_origins = frozenset(allowed_origins)
         self.max_message = max_message
         self.read_timeout = read_timeout
         # when each connection was accepted: clocks count from there, not from when a
@@ -156,11 +192,15 @@ class GGPServer:
 
     Binds to 127.0.0.1 and a port the OS picks unless told otherwise. Use it as a
     context manager (or call :meth:`close`) so the socket is always released.
+    ``allowed_origins``: web pages (``https://host``) whose requests are answered, with
+    CORS headers naming them; requests from any other page are refused.
     """
 
     def __init__(self, handler: MessageHandler, host: str = "127.0.0.1", port: int = 0, *,
-                 max_message: int = MAX_MESSAGE, read_timeout: float = 30.0) -> None:
-        self._server = _Server((host, port), handler, max_message, read_timeout)
+                 max_message: int = MAX_MESSAGE, read_timeout: float = 30.0,
+                 allowed_origins: tuple[str, ...] = ()) -> None:
+        self._server = _Server((host, port), handler, max_message, read_timeout,
+                               tuple(allowed_origins))
         self._thread = threading.Thread(target=self._server.serve_forever,
                                         kwargs={"poll_interval": 0.1}, daemon=True,
                                         name="ggp-http")

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import time
 from dataclasses import asdict, dataclass, field
@@ -37,6 +36,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from ggp.core.files import replace_output
 from ggp.core.errors import GGPError
 from ggp.core.protocol import TERMINAL
 
@@ -128,9 +128,7 @@ def save_checkpoint(path: str | Path, data: dict[str, Any]) -> None:
     """Write atomically (a killed run never leaves a half-written checkpoint)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    torch.save(data, tmp)
-    os.replace(tmp, path)
+    replace_output(path, lambda fh: torch.save(data, fh))  # never through a planted link
 
 
 def load_checkpoint(path: str | Path) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from ggp.core.files import write_output
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.env.envs import Encoding, VectorSeatEnv
@@ -86,7 +87,7 @@ def _encoding(spec: TrainSpec, real: WorldModel, train: WorldModel, path: Path) 
     else:
         raise GGPError(f"--encoder must be schema or llm, not {spec.encoder!r}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(encoding.to_dict()))
+    write_output(path, json.dumps(encoding.to_dict()))
     return encoding
 
 
@@ -125,7 +126,7 @@ def train_seeds(spec: TrainSpec, progress: Callable[[int, dict[str, Any]], None]
                 result = evaluate(Policy(trainer.net, encoding), real, spec.seat,
                                   spec.eval_games, seed=10_000 + k)
                 result.update(step=trainer.step, seed=k)
-                eval_path.write_text(json.dumps(result, indent=1))
+                write_output(eval_path, json.dumps(result, indent=1))
             if evaluated:
                 evaluated(k, result)
             results.append(result)
@@ -141,7 +142,7 @@ def train_seeds(spec: TrainSpec, progress: Callable[[int, dict[str, Any]], None]
                "network": network, "seeds": results, "best_seed": best,
                "best": str(root / "best.pt"), "obs_size": encoding.encoder.size,
                "actions": len(encoding.index)}
-    (root / "summary.json").write_text(json.dumps(summary, indent=1))
+    write_output(root / "summary.json", json.dumps(summary, indent=1))
     return summary
 
 

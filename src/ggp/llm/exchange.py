@@ -33,6 +33,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from ggp.core.files import open_output, refuse_link
 from ggp.core.protocol import canonical_json
 from ggp.llm.base import (
     Backend,
@@ -169,6 +170,12 @@ _PROMPT_NAME = re.compile(r"prompt_(\d+)\.json")
 
 
 def _write_atomically(path: Path, text: str) -> None:
+    # a fresh temporary renamed over the target; a link planted at either is refused
+    # (the exchange folder is shared with whoever answers the prompts)
     temporary = path.with_name(path.name + ".part")
-    temporary.write_text(text, encoding="utf-8")
+    if os.path.lexists(temporary) and temporary.is_symlink():
+        temporary.unlink()  # removing a link never touches its target
+    with open_output(temporary, "w") as fh:
+        fh.write(text)
+    refuse_link(path)
     os.replace(temporary, path)

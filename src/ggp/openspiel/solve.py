@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ggp.core.files import write_output
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory, information_state_key
@@ -68,8 +69,8 @@ class CFRPolicy:
     def save(self, path: str | Path) -> None:
         """Write the policy table as JSON (solving Leduc well takes minutes; loading
         takes milliseconds)."""
-        Path(path).write_text(json.dumps({"format": "ggp-cfr-policy-1", "table": self.table},
-                                         sort_keys=True), encoding="utf-8")
+        write_output(path, json.dumps({"format": "ggp-cfr-policy-1", "table": self.table},
+                                      sort_keys=True))
 
     @classmethod
     def load(cls, path: str | Path) -> CFRPolicy:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import os
 
+from ggp.core.files import open_output
+
 
 def write_rows(path: str, rows: list[dict]) -> None:
     """Write dict rows as CSV (columns: the union of keys, in first-seen order)."""
@@ -12,7 +14,7 @@ def write_rows(path: str, rows: list[dict]) -> None:
     for row in rows:
         columns += [k for k in row if k not in columns]
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path, "w", newline="") as fh:
+    with open_output(path, "w", newline="") as fh:  # never through a planted link
         writer = csv.DictWriter(fh, fieldnames=columns)
         writer.writeheader()
         writer.writerows(rows)

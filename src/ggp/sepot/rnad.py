@@ -28,6 +28,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from ggp.core.files import replace_output
 from ggp.core.errors import GGPError
 from ggp.sepot.games import SepotGame, load_sepot_game
 from ggp.sepot.vtrace import critic_vtrace, rnad_vtrace
@@ -308,10 +309,8 @@ class RNaDLearner:
             "rng": self.rng.bit_generator.state,
             "torch_rng": torch.get_rng_state(),
         }
-        tmp = f"{path}.tmp"
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        torch.save(data, tmp)
-        os.replace(tmp, path)
+        replace_output(path, lambda fh: torch.save(data, fh))  # never through a link
 
     @classmethod
     def load(cls, path: str) -> "RNaDLearner":

@@ -1,6 +1,8 @@
 """The web app (Starlette): the play page, the match viewer and their JSON API.
 
 Pages are plain HTML with one hand-written script (``static/app.js``); no build step.
+Every route below, and the static files, answer only requests carrying the server's access
+token (:class:`_TokenGate`: ``?token=``, its cookie, or an ``X-GGP-Token`` header).
 
 =================================  ==================================================
 ``GET /``, ``GET /viewer``         the play page, the match viewer
@@ -18,6 +20,9 @@ Pages are plain HTML with one hand-written script (``static/app.js``); no build 
 from __future__ import annotations
 
 import contextlib
+import hmac
+import logging
+import secrets
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,12 +36,23 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ggp.core.errors import GGPError
+from ggp.core.errors import GGPError, ModelError
+from ggp.core.text import clean_line
+from ggp.sandbox.hosted import HostFailure
+from ggp.sandbox.process import SandboxFailure
 from ggp.web.games import agent_choices, game_choices, open_game
-from ggp.web.records import RecordError, open_record
+from ggp.web.records import RecordError, open_record, read_inside
 from ggp.web.session import PlaySession
 
 STATIC = Path(__file__).parent / "static"
+log = logging.getLogger("ggp.web")
+# failures whose text a game or a model wrote: logged, never shown on the page
+_GAME_FAILURES = (ModelError, HostFailure, SandboxFailure)
+
+#: The query parameter, header and cookie (name prefix) that carry the access token.
+TOKEN_PARAM = "token"
+TOKEN_HEADER = "x-ggp-token"
+TOKEN_COOKIE = "ggp-web-token"
 
 
 @dataclass
@@ -48,7 +64,9 @@ class WebConfig:
     ``move_seconds``: a sandboxed opponent's time per move; ``record``: a record the viewer
     opens first; ``max_sessions``: matches kept at once (the oldest is closed);
     ``allowed_hosts``: the Host headers answered (empty: any), so that a server on the
-    loopback address answers only requests for it, not a rebound DNS name."""
+    loopback address answers only requests for it, not a rebound DNS name;
+    ``token``: the access token every request must carry (a fresh random one by default,
+    printed in the URL ``ggp web`` shows; see :class:`_TokenGate`)."""
 
     game_dirs: list[Path] = field(default_factory=list)
     sandbox: bool = False
@@ -56,6 +74,7 @@ class WebConfig:
     record: str = ""
     max_sessions: int = 8
     allowed_hosts: list[str] = field(default_factory=list)
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
 
 
 def create_app(config: WebConfig | None = None) -> Starlette:
@@ -136,12 +155,18 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         try:
             opened = open_record(request.query_params.get("path", ""), config.game_dirs)
         except GGPError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
+            return JSONResponse({"error": clean_line(exc, 500)}, status_code=400)
         name = request.query_params.get("name", "")
         for plot in opened.plots:  # only the report's own plots are ever served
             if plot.name == name:
-                return FileResponse(plot, media_type="image/png")
-        return JSONResponse({"error": f"no plot {name!r}"}, status_code=404)
+                # the plot list holds only files that resolve inside the record's folder
+                # (no symlink out of it: see records._plots); read it now, as a file
+                # swapped for a link after the listing must not be followed either
+                data = read_inside(plot, opened.path)
+                if data is None:
+                    return JSONResponse({"error": "no such plot"}, status_code=404)
+                return Response(data, media_type="image/png")
+        return JSONResponse({"error": "no such plot"}, status_code=404)
 
     async def page_play(request: Request) -> Response:
         return FileResponse(STATIC / "play.html", media_type="text/html")
@@ -170,13 +195,61 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         Route("/api/record/plot", record_plot),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(_JSONPosts)]
+    middleware = [Middleware(_TokenGate, token=config.token), Middleware(_JSONPosts)]
     if config.allowed_hosts:
         middleware.insert(0, Middleware(TrustedHostMiddleware,
                                         allowed_hosts=config.allowed_hosts))
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.sessions = sessions  # the live matches (the server side; tests look here)
     return app
+
+
+class _TokenGate:
+    """Answer only requests that carry the server's token, as notebook servers do.
+
+    Anyone who can reach the port — every local user on a shared machine, a sandboxed
+    agent given ``--network`` — could otherwise start games and read records. The token
+    comes in the URL ``ggp web`` prints (``?token=...``) and is kept in a cookie after
+    that first visit (``HttpOnly``, ``SameSite=Strict``: pages of other sites cannot
+    send it), so the page's own requests and images carry it; scripts may send it as
+    an ``X-GGP-Token`` header. Every route — pages, API, static files — is behind it.
+    The cookie's name holds the port: servers on different ports keep their own."""
+
+    def __init__(self, app, token: str) -> None:
+        if not token:
+            raise ValueError("the web server needs an access token")
+        self.app = app
+        self.token = token.encode()
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        cookie = f"{TOKEN_COOKIE}-{request.url.port or 0}"
+        offered = request.query_params.get(TOKEN_PARAM)
+        candidates = [offered, request.headers.get(TOKEN_HEADER), request.cookies.get(cookie)]
+        if not any(c and hmac.compare_digest(c.encode(), self.token) for c in candidates):
+            message = ("This ggp web server needs its access token: open the URL with "
+                       "?token=... that 'ggp web' printed.")
+            response: Response = (JSONResponse({"error": message}, status_code=403)
+                                  if scope["path"].startswith("/api/")
+                                  else Response(message + "\n", status_code=403,
+                                                media_type="text/plain"))
+            await response(scope, receive, send)
+            return
+        if not (offered and hmac.compare_digest(offered.encode(), self.token)):
+            await self.app(scope, receive, send)
+            return
+        value = (f"{cookie}={self.token.decode()}; Path=/; HttpOnly; SameSite=Strict")
+
+        async def send_with_cookie(message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []),
+                                                  (b"set-cookie", value.encode())]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
 
 
 class _JSONPosts:
@@ -213,5 +286,15 @@ async def _guard(fn, *args) -> Response:
 
     try:
         return JSONResponse(await run_in_threadpool(fn, *args))
-    except (GGPError, ValueError, TypeError, ImportError) as exc:  # bad input, a missing extra
-        return JSONResponse({"error": str(exc)}, status_code=400)
+    except _GAME_FAILURES as exc:  # a game's or a model's own words: they may quote a state
+        log.warning("request failed in a game or model: %s: %s", type(exc).__name__,
+                    clean_line(exc, 4000))
+        return JSONResponse({"error": f"{type(exc).__name__} in the game or a model (the "
+                                      "details are in the server's log)."}, status_code=400)
+    except (GGPError, ImportError) as exc:  # bad input in ggp's own words, a missing extra
+        return JSONResponse({"error": clean_line(exc, 500)}, status_code=400)
+    except (ValueError, TypeError) as exc:  # a malformed number, a missing extra
+        # the text may come from anywhere (a game's own check, a library): the log has it
+        log.warning("request refused: %s: %s", type(exc).__name__, clean_line(exc, 2000))
+        return JSONResponse({"error": f"Bad request ({type(exc).__name__}; the details are "
+                                      "in the server's log)."}, status_code=400)

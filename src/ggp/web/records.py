@@ -26,6 +26,8 @@ everything in it, hidden information included: it is for looking back at matches
 from __future__ import annotations
 
 import json
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -35,6 +37,8 @@ from ggp.load import GDL_SUFFIXES
 from ggp.render import render
 
 MATCH_FORMAT = "ggp.ggpnet.match"
+#: The largest plot the viewer serves (a report's PNGs are ~50 kB).
+MAX_PLOT_BYTES = 16 * 1024 * 1024
 
 
 class RecordError(GGPError):
@@ -121,20 +125,26 @@ def _open_file(path: Path, rules: _Rules) -> Record:
 def _results(folder: Path, rules: _Rules) -> Record:
     from ggp.arena.store import read_records
 
+    # the folder's own files only: a results or trajectory file (or a match record named by
+    # a results line's key) that resolves out of the folder is not read
+    if _inside(folder / "results.jsonl", folder) is None:
+        raise RecordError(f"{folder / 'results.jsonl'} is not a file inside {folder}.")
     rows = read_records(folder / "results.jsonl")
     if not rows:
         raise RecordError(f"{folder / 'results.jsonl'} holds no finished match yet.")
     labels = [f"#{i} {r['game']}: " + " vs ".join(map(str, r.get("seats", [])))
               + (f" → {', '.join(f'{x:+g}' for x in r['returns'])}" if r.get("returns")
                  else "") for i, r in enumerate(rows)]
-    plots = sorted((folder / "plots").glob("*.png")) if (folder / "plots").is_dir() else []
+    plots = _plots(folder)
 
     def load(index: int) -> dict[str, Any]:
         row = rows[index]
         manage = folder / f"{row['key']}.json"
-        if manage.is_file():
+        if _inside(manage, folder) is not None:
             return _manage_match(json.loads(manage.read_text(encoding="utf-8")), rules)
-        full = _find_trajectory(folder / "trajectories.jsonl", row["key"])
+        trajectories = folder / "trajectories.jsonl"
+        full = (_find_trajectory(trajectories, row["key"])
+                if _inside(trajectories, folder) is not None else None)
         if full is None:
             return {"title": labels[index], "game": row["game"],
                     "players": list(map(str, row.get("seats", []))),
@@ -144,9 +154,49 @@ def _results(folder: Path, rules: _Rules) -> Record:
                     "steps": []}
         return _arena_match(labels[index], full)
 
-    kind = "ggp manage series" if any((folder / f"{r['key']}.json").is_file()
+    kind = "ggp manage series" if any(_inside(folder / f"{r['key']}.json", folder)
                                       for r in rows[:1]) else "arena results"
     return Record(folder, kind, labels, load, plots)
+
+
+def _inside(path: Path, root: Path) -> Path | None:
+    """``path`` with every symlink resolved, when that is a regular file inside ``root``
+    (resolved too); else None. A link within the folder is fine, one out of it is not."""
+    try:
+        real = path.resolve(strict=True)
+        real.relative_to(root.resolve(strict=True))
+    except (OSError, ValueError, RuntimeError):
+        return None
+    return real if real.is_file() else None
+
+
+def _plots(folder: Path) -> list[Path]:
+    """The report's ``plots/*.png`` that resolve to files inside the record's folder."""
+    plot_dir = folder / "plots"
+    if not plot_dir.is_dir():
+        return []
+    return [p for p in sorted(plot_dir.glob("*.png")) if _inside(p, folder) is not None]
+
+
+def read_inside(path: Path, root: Path, limit: int = MAX_PLOT_BYTES) -> bytes | None:
+    """The bytes of ``path`` when it resolves to a regular file inside ``root`` (at most
+    ``limit`` of them), else None. The resolved file is opened with ``O_NOFOLLOW``, so a
+    link swapped in after the check is not followed."""
+    real = _inside(path, root)
+    if real is None:
+        return None
+    try:
+        fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(limit + 1)[:limit]
+    finally:
+        os.close(fd)
 
 
 def _find_trajectory(path: Path, key: str) -> dict[str, Any] | None:

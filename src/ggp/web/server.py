@@ -43,7 +43,9 @@ def url_of(sock: socket.socket) -> str:
 
 class WebServer:
     """The app on a bound socket; :meth:`run` blocks, :meth:`start` runs it in a thread
-    (tests), :meth:`stop` ends it."""
+    (tests), :meth:`stop` ends it. ``url`` is the server's root; ``login_url`` the same
+    with the access token (what a person opens first: it leaves the token in a cookie);
+    API clients may send ``token`` as an ``X-GGP-Token`` header instead."""
 
     def __init__(self, config: WebConfig, host: str = "127.0.0.1", port: int = 0) -> None:
         import uvicorn
@@ -52,14 +54,17 @@ class WebServer:
         self.url = url_of(self.sock)
         if host in LOOPBACK and not config.allowed_hosts:
             config = replace(config, allowed_hosts=list(LOOPBACK))
+        self.token = config.token
+        self.login_url = f"{self.url}?token={self.token}"
         self.app = create_app(config)
         self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning",
                                                     lifespan="on"))
         self.thread: threading.Thread | None = None
 
     def run(self, on_ready: Callable[[str], None] | None = None) -> None:
+        """Serve until stopped; ``on_ready`` gets the URL with the token."""
         if on_ready:
-            on_ready(self.url)
+            on_ready(self.login_url)
         self.server.run(sockets=[self.sock])
 
     def start(self) -> WebServer:
