@@ -92,7 +92,9 @@ def plan(table: dict[str, Any], game: str, *, move_time: float,
     entry = table["games"][game]
     run = portable(ROOT / entry["run"])
     templates = (entry["agent"], entry["baseline"])
-    if all(takes_time(t) for t in templates):
+    # an agent whose spec has no {budget} (e.g. cwm_cfr, which plays a solved policy)
+    # does not search at move time and has no say in the budget
+    if all(takes_time(t) for t in templates if "{budget}" in t):
         budgets = [table["budget"]["time"].format(seconds=f"{move_time:g}")] * 2
     else:
         budgets = [table["budget"]["simulations"].format(sims=sims or entry[key])
@@ -357,7 +359,7 @@ def render(table: dict[str, Any], plans: list[GamePlan], out: Path,
                     name = short(r.opponent_spec)
                 lines.append(
                     f"| {gp.game} | {short(r.agent_spec)} | {name} | {r.seat} "
-                    f"| {r.n} {r.unit if r.n != 1 else r.unit[:-1]} "
+                    f"| {r.n} {r.unit if r.n != 1 else {"matches": "match", "pairs": "pair"}[r.unit]} "
                     f"| {_ci(r.ret)} | {_ci(r.ret_them)} | {_ci(r.win, signed=False)} "
                     f"| {r.forfeits_us} / {r.forfeits_them} "
                     f"| {r.s_per_move_us:.2f} / {r.s_per_move_them:.2f} "
