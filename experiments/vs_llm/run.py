@@ -47,6 +47,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TABLE = Path(__file__).resolve().with_name("games.toml")
 OPPONENTS = ("llm", "gt")
 NOT_MEASURED = "not yet measured"
+SINGULAR = {"matches": "match", "pairs": "pair"}
 
 
 # --------------------------------------------------------------------------- the table
@@ -359,7 +360,7 @@ def render(table: dict[str, Any], plans: list[GamePlan], out: Path,
                     name = short(r.opponent_spec)
                 lines.append(
                     f"| {gp.game} | {short(r.agent_spec)} | {name} | {r.seat} "
-                    f"| {r.n} {r.unit if r.n != 1 else {"matches": "match", "pairs": "pair"}[r.unit]} "
+                    f"| {r.n} {r.unit if r.n != 1 else SINGULAR[r.unit]} "
                     f"| {_ci(r.ret)} | {_ci(r.ret_them)} | {_ci(r.win, signed=False)} "
                     f"| {r.forfeits_us} / {r.forfeits_them} "
                     f"| {r.s_per_move_us:.2f} / {r.s_per_move_them:.2f} "
