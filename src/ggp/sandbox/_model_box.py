@@ -5,8 +5,9 @@ parent side). It never sees an expected value and never decides whether anything
 the parent sends the calls to make, this module makes them and answers with what each
 returned (as JSON), raised or took too long, and the parent compares.
 
-``make_handler({"loader", "seconds", "seed"})`` loads ``cwm.py`` from the working
-directory under a timer of ``seconds`` (``loader`` ``"cwm"``: executed as a plain module,
+``make_handler({"loader", "seconds", "seed", "filename"})`` loads ``cwm.py`` from the
+working directory (compiled under ``filename``, default ``cwm.py``) under a timer of
+``seconds`` (``loader`` ``"cwm"``: executed as a plain module,
 as synthesis does; ``"model"``: through :func:`ggp.core.model.load_model_source`, as
 ``ggp check`` does, so load errors read the same). Methods:
 
@@ -42,6 +43,8 @@ import types
 from typing import Any
 
 _OUTPUT_LINES, _LINE_CHARS = 10, 500
+#: The name the model's code is compiled under (``init["filename"]``).
+_model_file = "cwm.py"
 
 
 class CallTimeout(BaseException):
@@ -55,7 +58,7 @@ def _on_timer(signum, frame):
 def _error_text(exc: BaseException) -> str:
     """The exception with the model's own lines of the stack (its file is ``cwm.py``)."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__)
-              if f.filename.endswith("cwm.py")]
+              if f.filename == _model_file]
     lines = traceback.format_list(frames[-6:])
     return ("".join(lines) + "".join(traceback.format_exception_only(type(exc), exc)))[-3000:]
 
@@ -74,7 +77,7 @@ def _load_model() -> dict[str, Any]:
 
     with open("cwm.py", encoding="utf-8") as fh:
         source = fh.read()
-    return vars(load_model_source(source, name="cwm", filename="cwm.py").namespace)
+    return vars(load_model_source(source, name="cwm", filename=_model_file).namespace)
 
 
 def _tail(text: str) -> str:
@@ -89,13 +92,14 @@ class ModelBox:
     """The loaded model and the calls made on it (see the module docstring)."""
 
     def __init__(self, init: dict[str, Any]) -> None:
+        global _model_file
         seconds = float(init.get("seconds", 10.0))
+        if init.get("filename"):
+            _model_file = str(init["filename"])
         self.namespace: dict[str, Any] = {}
         self.slots: dict[str, Any] = {}
         self._load_error: str | None = None
         signal.signal(signal.SIGALRM, _on_timer)
-        if init.get("seed") is not None:
-            random.seed(init["seed"])
         loader = _load_model if init.get("loader") == "model" else _load_cwm
         try:
             signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -105,6 +109,8 @@ class ModelBox:
             self._load_error = self._load_error_text(exc, seconds)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
+        if init.get("seed") is not None:  # the model's own randomness, once it is loaded
+            random.seed(init["seed"])
 
     @staticmethod
     def _load_error_text(exc: BaseException, seconds: float) -> str:
@@ -113,7 +119,7 @@ class ModelBox:
         if type(exc).__name__ == "ModelLoadError":
             return str(exc)
         frames = [f for f in traceback.extract_tb(exc.__traceback__)
-                  if f.filename.endswith("cwm.py")]
+                  if f.filename == _model_file]
         return ("Loading the code failed:\n" + "".join(traceback.format_list(frames))
                 + "".join(traceback.format_exception_only(type(exc), exc)))
 

@@ -18,6 +18,7 @@ an argument the model changed is changed here the same way.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from importlib import resources
@@ -112,7 +113,8 @@ class CallBox:
             (through :func:`ggp.core.model.load_model_source`, as ``ggp check`` does).
         limits: the worker's limits (always made restricted and offline).
         load_seconds: timer for loading the code.
-        seed: seeds the box's ``random`` before loading (a model's own randomness).
+        seed: seeds the box's ``random`` once the code is loaded (a model's own randomness).
+        filename: the name the code is compiled under (shown in its tracebacks).
         deadline: a ``time.monotonic()`` after which every call fails with ``timeout``.
 
     :attr:`load_error` says why the code did not load (None when it did). Raises
@@ -121,11 +123,12 @@ class CallBox:
 
     def __init__(self, code: str, *, loader: str = "cwm", limits: Limits,
                  load_seconds: float = 10.0, seed: int | None = None,
-                 deadline: float | None = None) -> None:
+                 deadline: float | None = None, filename: str = "cwm.py") -> None:
         from dataclasses import replace
 
         self.deadline = deadline
-        init = {"loader": loader, "seconds": load_seconds, "seed": seed}
+        init = {"loader": loader, "seconds": load_seconds, "seed": seed,
+                "filename": filename}
         # a file entry, loaded after the guard: a module entry would be imported through
         # ggp.sandbox and bring the parent's modules (subprocess) into the box
         files = {"box.py": _box_source(), "cwm.py": code}
@@ -265,13 +268,15 @@ class RemoteNamespace:
 
     def _call(self, name: str, args: tuple, kwargs: dict[str, Any]) -> Any:
         try:
+            json.dumps([args, kwargs])
+        except (TypeError, ValueError) as exc:  # e.g. a NotJSON the model gave earlier
+            raise remote_error("TypeError", f"argument is not JSON: {exc}", name) from None
+        try:
             results, _ = self._box.run(
                 [step(name, *(lit(a) for a in args), watch=True,
                       **{k: lit(v) for k, v in kwargs.items()})], self._seconds)
         except SandboxFailure as failure:
             raise BoxDied(failure) from None
-        except (TypeError, ValueError) as exc:  # an argument that is not JSON
-            raise remote_error("TypeError", f"argument is not JSON: {exc}", name) from None
         result = results[0]
         if "missing" in result:
             return _Missing()
