@@ -301,6 +301,9 @@ def _memory_mb(field_name: str) -> float:
 
 def _reset_peak() -> bool:
     """Restart the kernel's peak-RSS count of this process (``clear_refs`` 5)."""
+    import gc
+
+    gc.collect()
     try:
         Path("/proc/self/clear_refs").write_text("5")
         return True

@@ -447,7 +447,7 @@ def decode_bounded(data: bytes, limits: Limits) -> Any:
     ``limits.reply_items`` (so a small reply cannot expand into a huge object graph) and
     after decoding when it nests deeper than ``limits.reply_depth`` (a reply deeper than
     the decoder's recursion limit is refused by it). Raises :class:`ReplyError`."""
-    if len(data) > limits.reply_bytes:
+    if len(data) > limits.reply_bytes + 1:
         raise ReplyError(f"reply larger than {limits.reply_bytes} bytes")
     # every array, object and element separator; inside strings too, which only counts
     # more than there is
@@ -596,7 +596,7 @@ class SandboxProcess:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
         self.output_exceeded = False
-        self._buffer = bytearray()
+        self._buffer: list[bytes] = []  # the chunks of a reply line being read
         self._nonce = ""
         if self.mode == "box":
             python, user = sys.executable, {}
@@ -677,7 +677,7 @@ class SandboxProcess:
         self._write(data, deadline)
         line = self._read_line(deadline)
         try:
-            reply = decode_bounded(line, self.limits)
+            reply = decode_bounded(line, self.limits)  # (JSON allows the newline)
         except ReplyError as exc:
             raise self._failure("protocol", str(exc)) from None
         if (not isinstance(reply, dict) or reply.get("id") != self._nonce
@@ -716,7 +716,11 @@ class SandboxProcess:
                 raise self._failure("crash", "the process exited before the request") from exc
 
     def _read_line(self, deadline: float) -> bytes:
-        while b"\n" not in self._buffer:
+        """One reply line (with its newline). Chunks are kept apart until the line is
+        complete and joined once, so an oversized reply costs at most its cap, and is
+        dropped unread."""
+        chunks, size = self._buffer, sum(len(c) for c in self._buffer)
+        while not chunks or b"\n" not in chunks[-1]:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise self._failure("timeout", "no answer before the deadline")
@@ -726,18 +730,18 @@ class SandboxProcess:
             chunk = os.read(self._replies, 1 << 20)
             if not chunk:
                 raise self._failure("crash", "the process exited without answering")
-            self._buffer += chunk
-            if len(self._buffer) > self.limits.reply_bytes + 1:
-                # unread: the parent never holds more than the cap of one reply
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > self.limits.reply_bytes + 1:
+                chunks.clear()
                 raise self._failure("protocol", "reply larger than "
                                     f"{self.limits.reply_bytes} bytes")
-        end = self._buffer.index(b"\n")
-        line = bytes(self._buffer[:end])
-        del self._buffer[:end + 1]
-        if self._buffer:
+        data = b"".join(chunks)
+        chunks.clear()
+        if data.index(b"\n") != len(data) - 1:
             # one reply per request: anything more was written ahead by the child
             raise self._failure("protocol", "more than one reply to a request")
-        return line
+        return data
 
     # ------------------------------------------------------------------ failures
     def _check_output(self) -> None:
