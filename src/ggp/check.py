@@ -82,11 +82,58 @@ def check_model(
 ) -> CheckReport:
     """Play ``games`` seeded random games through ``model`` and report violations."""
     report = CheckReport(model.name)
+    probed = _probe_metadata(model)
     rng = random.Random(seed)
     for _ in range(games):
         _check_one_game(model, report, rng, max_steps, check_inference)
         report.games += 1
+    if probed is not None and probed.kind not in report.violations:
+        report.add(probed)  # only seen while probing: still a violation
     return report
+
+
+class _Recording:
+    """A model namespace that forwards every call and remembers the first exception (a
+    model may fail only on some calls: one made while probing it must not go unseen)."""
+
+    def __init__(self, namespace: Any) -> None:
+        self.inner = namespace
+        self.failure: tuple[str, Exception] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self.inner, name)
+        if name.startswith("_") or not callable(value):
+            return value
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return value(*args, **kwargs)
+            except Exception as exc:
+                if self.failure is None:
+                    self.failure = (name, exc)
+                raise
+
+        return call
+
+
+def _probe_metadata(model: WorldModel) -> Violation | None:
+    """Work out the model's metadata now (a model without any is probed with random
+    games, :func:`ggp.core.model.detect_perfect_information`, which takes a failing call
+    as "not perfect information"); a call that raised meanwhile is a violation (its
+    actions are not known: the games of the check give a reproducer when they meet the
+    failure again)."""
+    recorder = _Recording(model.namespace)
+    model.namespace = recorder
+    try:
+        model.metadata  # noqa: B018 - computed (and cached) here, while recording
+    finally:
+        model.namespace = recorder.inner
+    if recorder.failure is None:
+        return None
+    function, exc = recorder.failure
+    return Violation("exception", function,
+                     f"raised {type(exc).__name__}: {exc} (while random games probed "
+                     "whether the game has perfect information)", ())
 
 
 def _check_one_game(model, report, rng, max_steps, check_inference) -> None:

@@ -46,18 +46,27 @@ def record_model_file(path: str | Path, *, games: int, seed: int, players: list[
                "test_seed": test_seed, "test_players": test_players}
     result = run_entry("ggp.synth.model_file", payload, timeout=timeout,
                        limits=Limits(memory_mb=4096, cpu_seconds=int(timeout),
-                                     network=False))
+                                     network=False,
+                                     # recordings travel as text (few JSON values):
+                                     # large games recorded 100 times need room
+                                     reply_bytes=256 << 20))
     if not result.ok:
         raise ModelFileError(f"Recording games of {path} failed in the sandbox "
                              f"({result.kind}): {result.detail.strip()[-500:]}")
     value = result.value
-    if "error" in value:
+    if isinstance(value, dict) and isinstance(value.get("error"), str):
         raise ModelFileError(f"{path}: {value['error']}")
+    shaped = (isinstance(value, dict) and isinstance(value.get("train"), str)
+              and isinstance(value.get("test"), (str, type(None)))
+              and isinstance(value.get("rules"), str) and isinstance(value.get("name"), str))
+    if not shaped:
+        raise ModelFileError(f"Recording games of {path} failed in the sandbox (protocol): "
+                             "its answer is not a recording")
     with tempfile.TemporaryDirectory() as tmp:
         train = _trajectories(Path(tmp) / "train.jsonl", value["train"])
         test = _trajectories(Path(tmp) / "test.jsonl", value["test"]) if value["test"] else None
     return {"rules": value["rules"], "name": value["name"], "train": train, "test": test,
-            "test_players": value["test_players"]}
+            "test_players": value.get("test_players")}
 
 
 def _trajectories(path: Path, text: str) -> TrajectorySet:
