@@ -42,7 +42,7 @@ def test_attack_is_contained(lure, entry, group):
     assert outcome.error == ""
     assert not outcome.forged  # no pass of hostile code
     assert outcome.left_folders == []
-    assert not outcome.memory_blown, (outcome.clean_mb, outcome.peak_mb)
+    assert not outcome.memory_blown, (outcome.clean_mb, outcome.start_mb, outcome.peak_mb)
     assert outcome.contained, outcome.problems()
     assert os.getpgid(0) == os.getpgrp()  # this process (and its group) lives on
 

@@ -264,12 +264,15 @@ class Outcome:
     forged: bool = False
     left_folders: list[str] = field(default_factory=list)
     clean_mb: float = 0.0
+    start_mb: float = 0.0
     peak_mb: float = 0.0
 
     @property
     def memory_blown(self) -> bool:
-        """The ggp process grew beyond twice its size before the run."""
-        return self.clean_mb > 0 and self.peak_mb > 2 * self.clean_mb
+        """The attack cost the ggp process more than its whole clean size: it grew past
+        twice its clean peak (counted from its size when the attack started, since freed
+        memory is not always given back to the system)."""
+        return self.clean_mb > 0 and self.peak_mb - self.start_mb > self.clean_mb
 
     @property
     def contained(self) -> bool:
@@ -284,8 +287,8 @@ class Outcome:
                 *(["the judge passed the hostile code (forged verdict)"] if self.forged
                   else []),
                 *(f"folder left behind: {path}" for path in self.left_folders),
-                *([f"the ggp process grew from {self.clean_mb:.0f} to {self.peak_mb:.0f} MiB"]
-                  if self.memory_blown else [])]
+                *([f"the ggp process grew from {self.start_mb:.0f} to {self.peak_mb:.0f} "
+                   f"MiB (clean peak {self.clean_mb:.0f} MiB)"] if self.memory_blown else [])]
 
 
 def _memory_mb(field_name: str) -> float:
@@ -358,6 +361,7 @@ def run_attack(entry: str, attacks: tuple[str, ...], lure: Bait) -> Outcome:
     started = time.monotonic()
     outcome.clean_mb = _clean_memory(entry, lure)
     _reset_peak()
+    outcome.start_mb = _memory_mb("VmRSS")
     with tagged_boxes() as tag, tempfile.TemporaryDirectory(prefix="ggp-attack-") as work:
         outputs: list[str] = []
         try:
