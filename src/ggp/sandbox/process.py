@@ -10,8 +10,13 @@ parent's child to a uid of its own, lowers the resource limits and replaces itse
 fresh ``python -I`` interpreter running :mod:`ggp.sandbox._child`, so no untrusted code
 ever runs without them. The parent starts bwrap in its own session, so killing that
 process group kills the box (its PID 1 dies with bwrap, and every process of the box with
-it). Requests go to the child's stdin as JSON lines; replies come back on a dedicated pipe
-so that whatever the child prints cannot corrupt them. The child's stdout and stderr are
+it). Requests go to the child's stdin as JSON lines, each with a fresh random id; replies
+come back on a dedicated pipe so that whatever the child prints cannot corrupt them, one
+per request, echoing its id, and bounded before they are decoded (:func:`decode_bounded`):
+anything else is a ``protocol`` failure. With cgroups (:mod:`ggp.sandbox.cgroup`) the
+whole box is held to its memory and task limits; its working directory and ``/tmp`` are
+size-capped tmpfs mounts; private directories left by a killed parent are swept at the
+next start (:func:`sweep_stale_boxes`). The child's stdout and stderr are
 drained by threads that keep only a tail of each and kill the child when it prints more
 than allowed.
 
