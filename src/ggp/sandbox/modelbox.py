@@ -146,7 +146,8 @@ class CallBox:
             return wanted
         left = self.deadline - time.monotonic()
         if left <= 0:
-            self.worker.close() if hasattr(self, "worker") else None
+            if hasattr(self, "worker"):
+                self.worker.close()
             raise SandboxFailure("timeout", "no time left for the model's calls")
         return min(wanted, left)
 
