@@ -131,6 +131,10 @@ class ModelBox:
                            if callable(v) and not k.startswith("_") and isinstance(k, str))
         constants = {k: self.namespace[k] for k in ("RULES", "PERFECT_INFORMATION")
                      if isinstance(self.namespace.get(k), (str, bool))}
+        metadata = self.namespace.get("METADATA")
+        if callable(getattr(metadata, "to_dict", None)):
+            with contextlib.suppress(Exception):
+                constants["METADATA"] = json.loads(json.dumps(metadata.to_dict()))
         return {"functions": functions, "constants": constants}
 
     # ------------------------------------------------------------------ calls

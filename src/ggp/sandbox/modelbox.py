@@ -245,8 +245,10 @@ class RemoteNamespace:
             description = box.describe()
             self._functions = set(description["functions"])
             for name, value in description["constants"].items():
-                if name in ("RULES", "PERFECT_INFORMATION"):
+                if name in ("RULES", "PERFECT_INFORMATION") and isinstance(value, (str, bool)):
                     setattr(self, name, value)
+                elif name == "METADATA" and isinstance(value, dict):
+                    self.METADATA = _metadata(value)
             if "INITIAL_STATE" not in description["functions"]:
                 first = self._call("INITIAL_STATE", (), {})
                 if not isinstance(first, _Missing):
@@ -295,6 +297,16 @@ class RemoteNamespace:
             if index.isdigit() and int(index) < len(args):
                 _assign(args[int(index)], after)
         return result["ok"]
+
+
+def _metadata(value: dict[str, Any]) -> Any:
+    """The model's declared ``METADATA`` as a GameMetadata, or None if malformed."""
+    from ggp.core.protocol import GameMetadata
+
+    try:
+        return GameMetadata(**value)
+    except (TypeError, ValueError):
+        return None
 
 
 class _Missing:
