@@ -82,11 +82,58 @@ def check_model(
 ) -> CheckReport:
     """Play ``games`` seeded random games through ``model`` and report violations."""
     report = CheckReport(model.name)
+    probed = _probe_metadata(model)
     rng = random.Random(seed)
     for _ in range(games):
         _check_one_game(model, report, rng, max_steps, check_inference)
         report.games += 1
+    if probed is not None and probed.kind not in report.violations:
+        report.add(probed)  # only seen while probing: still a violation
     return report
+
+
+class _Recording:
+    """A model namespace that forwards every call and remembers the first exception (a
+    model may fail only on some calls: one made while probing it must not go unseen)."""
+
+    def __init__(self, namespace: Any) -> None:
+        self.inner = namespace
+        self.failure: tuple[str, Exception] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self.inner, name)
+        if name.startswith("_") or not callable(value):
+            return value
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return value(*args, **kwargs)
+            except Exception as exc:
+                if self.failure is None:
+                    self.failure = (name, exc)
+                raise
+
+        return call
+
+
+def _probe_metadata(model: WorldModel) -> Violation | None:
+    """Work out the model's metadata now (a model without any is probed with random
+    games, :func:`ggp.core.model.detect_perfect_information`, which takes a failing call
+    as "not perfect information"); a call that raised meanwhile is a violation (its
+    actions are not known: the games of the check give a reproducer when they meet the
+    failure again)."""
+    recorder = _Recording(model.namespace)
+    model.namespace = recorder
+    try:
+        model.metadata  # noqa: B018 - computed (and cached) here, while recording
+    finally:
+        model.namespace = recorder.inner
+    if recorder.failure is None:
+        return None
+    function, exc = recorder.failure
+    return Violation("exception", function,
+                     f"raised {type(exc).__name__}: {exc} (while random games probed "
+                     "whether the game has perfect information)", ())
 
 
 def _check_one_game(model, report, rng, max_steps, check_inference) -> None:
@@ -221,7 +268,11 @@ class _StateChecker:
                       f"apply_action changed its input state when applying {action!r}; it "
                       "must return a new state and leave the input untouched", actions)
             state = original
-        if not isinstance(nxt, dict):
+        if _is_dict(nxt) and not isinstance(nxt, dict):
+            # from a box: it cannot be passed back in, so the next state's check comes now
+            self.fail("non-json-state", "apply_action", "the state is not JSON-serializable "
+                      f"({_json_error(nxt)})", actions, stop=True)
+        if not _is_dict(nxt):
             self.fail("bad-state", "apply_action",
                       f"returned {_kind(nxt)}; expected a state dict", actions, stop=True)
         if _is_json(nxt):
@@ -254,23 +305,6 @@ class _StateChecker:
             self.fail("bad-inference", fn, f"for player {player}: {exc}", actions)
 
 
-def main(payload: dict[str, Any]) -> dict[str, Any]:
-    """Sandbox entry point: check the model in ``payload["source"]`` and return the report
-    as JSON (``ggp check`` runs untrusted ``.py`` models this way, see ``check_source``)."""
-    from ggp.core.errors import ModelLoadError
-    from ggp.core.model import load_model_source
-
-    try:
-        model = load_model_source(payload["source"], name=payload["name"],
-                                  filename=payload["filename"])
-    except ModelLoadError as exc:
-        return {"load_error": str(exc)}
-    report = check_model(model, games=payload["games"], seed=payload["seed"],
-                         max_steps=payload["max_steps"])
-    return {"model": report.model, "games": report.games, "steps": report.steps,
-            "violations": [v.to_dict() for v in report.violations.values()]}
-
-
 def check_source(
     source: str,
     *,
@@ -281,31 +315,47 @@ def check_source(
     max_steps: int = 5000,
     timeout: float = 300.0,
 ) -> CheckReport:
-    """Check untrusted model source inside a sandboxed subprocess (restricted, offline).
+    """Check untrusted model source: its code runs in a sandboxed worker (restricted,
+    offline) that only makes the model's calls; every check is made here, on what the
+    calls returned (:class:`ggp.sandbox.modelbox.RemoteNamespace`). The box never sends
+    a verdict, so a model that forges its replies can at most misstate what its own
+    functions returned.
 
     Raises :class:`ggp.core.errors.ModelLoadError` when the model cannot be loaded; a model
-    that exhausts the sandbox's limits is reported as a ``sandbox`` violation.
+    that exhausts the sandbox's limits, or answers something that is not an answer, is
+    reported as a ``sandbox`` violation. ``timeout`` bounds the whole check.
     """
-    from ggp.core.errors import ModelLoadError
-    from ggp.sandbox import Limits, run_entry
+    import time
 
-    payload = {"source": source, "name": name, "filename": filename, "games": games,
-               "seed": seed, "max_steps": max_steps}
-    result = run_entry("ggp.check", payload, timeout=timeout,
-                       limits=Limits(memory_mb=2048, cpu_seconds=int(timeout),
-                                     restricted=True, network=False))
-    report = CheckReport(name)
-    if not result.ok:
+    from ggp.core.errors import ModelLoadError
+    from ggp.sandbox import Limits, SandboxFailure
+    from ggp.sandbox.modelbox import BoxDied, CallBox, RemoteNamespace
+
+    deadline = time.monotonic() + timeout
+    limits = Limits(memory_mb=2048, cpu_seconds=int(timeout) + 10, restricted=True,
+                    network=False)
+
+    def stopped(failure: SandboxFailure) -> CheckReport:
+        report = CheckReport(name)
         report.add(Violation("sandbox", "model",
-                             f"the check was stopped by the sandbox ({result.kind}): "
-                             f"{result.detail.strip()[-300:]}", ()))
+                             f"the check was stopped by the sandbox ({failure.kind}): "
+                             f"{failure.detail.strip()[-300:]}", ()))
         return report
-    if "load_error" in result.value:
-        raise ModelLoadError(result.value["load_error"])
-    report.games, report.steps = result.value["games"], result.value["steps"]
-    for v in result.value["violations"]:
-        report.add(Violation(v["kind"], v["function"], v["message"], tuple(v["actions"])))
-    return report
+
+    try:
+        box = CallBox(source, loader="model", limits=limits, load_seconds=min(timeout, 60.0),
+                      deadline=deadline, filename=filename)
+    except SandboxFailure as failure:
+        return stopped(failure)
+    try:
+        if box.load_error is not None:
+            raise ModelLoadError(box.load_error)
+        model = WorldModel(RemoteNamespace(box, call_seconds=timeout), name=name)
+        return check_model(model, games=games, seed=seed, max_steps=max_steps)
+    except BoxDied as died:
+        return stopped(died.failure)
+    finally:
+        box.close()
 
 
 def _failing_function(exc: BaseException) -> str:
@@ -313,6 +363,9 @@ def _failing_function(exc: BaseException) -> str:
     from ggp.core.protocol import OPTIONAL_FUNCTIONS, REQUIRED_FUNCTIONS
 
     names = set(REQUIRED_FUNCTIONS) | set(OPTIONAL_FUNCTIONS)
+    remote = getattr(exc, "function", None)  # raised in a box (ggp.sandbox.modelbox)
+    if isinstance(remote, str) and remote in names:
+        return remote
     tb, found = exc.__traceback__, "model"
     while tb is not None:
         if tb.tb_frame.f_code.co_name in names:
@@ -330,11 +383,24 @@ def _is_json(value: Any) -> bool:
 
 
 def _json_error(value: Any) -> str:
+    from ggp.sandbox.modelbox import NotJSON
+
+    if isinstance(value, NotJSON):
+        return value.message
     try:
         canonical_json(value)
         return ""
     except (TypeError, ValueError) as exc:
         return str(exc)
+
+
+def _is_dict(value: Any) -> bool:
+    """A dict, also one that came back from a box as not JSON-serializable (that is
+    reported as a non-JSON state, as it is for a model run in this process)."""
+    from ggp.sandbox.modelbox import NotJSON
+
+    return isinstance(value, dict) or (isinstance(value, NotJSON)
+                                       and value.type_name == "dict")
 
 
 def _kind(value: Any) -> str:

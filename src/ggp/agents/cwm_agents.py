@@ -29,7 +29,7 @@ from ggp.agents.search_agents import make_ismcts, make_mcts
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory
 from ggp.cwm.rundir import model_source, value_file
-from ggp.sandbox import Limits, Worker
+from ggp.sandbox import Limits, SandboxFailure, Worker
 from ggp.sandbox.hosted import model_file
 from ggp.sandbox.pool import POOL
 
@@ -73,7 +73,10 @@ class CWMAgent(Agent):
 
     def act(self, history: ObsActionHistory) -> Action:
         reply = self.worker.call("act", {"history": history}, timeout=self.move_seconds)
-        if reply["fallback"]:
+        if not (isinstance(reply, dict) and isinstance(reply.get("action"), str)):
+            self.worker.close()  # out of protocol: never handed out again
+            raise SandboxFailure("protocol", "the agent's worker answered out of protocol")
+        if reply.get("fallback"):
             log.warning("%s, seat %d, move %d: search failed (%s); played a random legal "
                         "action of a resampled state", self.name, self.info.seat,
                         len(history), reply["fallback"])

@@ -25,7 +25,7 @@ from ggp.arena.agent_specs import build_agent, is_file_spec
 from ggp.core.errors import GGPError
 from ggp.core.protocol import Action, ObsActionHistory, State
 from ggp.load import load_model
-from ggp.sandbox import Limits, Worker
+from ggp.sandbox import Limits, SandboxFailure, Worker
 from ggp.sandbox.pool import POOL
 
 #: Limits of agent workers unless the caller gives others.
@@ -90,8 +90,13 @@ class SandboxedAgent(Agent):
                              timeout=self.move_seconds)
         # legal actions the referee handed over travel with the move request
         offered, self.offered_actions = self.offered_actions, None
-        return self.worker.call("act", {"history": history, "legal": offered},
-                                timeout=self.move_seconds)
+        action = self.worker.call("act", {"history": history, "legal": offered},
+                                  timeout=self.move_seconds)
+        if not isinstance(action, str):
+            self.worker.close()  # out of protocol: never handed out again
+            raise SandboxFailure("protocol", "the agent's worker answered something that is "
+                                 "not an action")
+        return action
 
     def observe_true_state(self, state: State) -> None:
         """Kept until :meth:`act`, which forwards it if the agent in the worker wants it."""

@@ -68,9 +68,7 @@ def _box_selftest(entry: list[str]) -> int:
         status = ("[green]contained[/]" if outcome.contained else "[bold red]NOT CONTAINED[/]")
         console.print(f"  {status}  {outcome.entry:<11} {', '.join(outcome.attacks)} "
                       f"({outcome.seconds:.1f} s)", highlight=False)
-        for line in [*outcome.breaches,
-                     *(f"process {pid} left behind" for pid in outcome.left_behind),
-                     *([f"escaped: {outcome.error}"] if outcome.error else [])]:
+        for line in outcome.problems():
             console.print(f"      {line}", highlight=False, markup=False)
 
     for name in entry or ENTRY_POINTS:

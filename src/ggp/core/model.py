@@ -173,19 +173,34 @@ class WorldModel:
                 function="get_rewards",
                 state=state,
             )
-        return [float(r) for r in rewards]
+        try:
+            return [float(r) for r in rewards]
+        except (TypeError, ValueError):
+            raise ModelError(f"returned {str(rewards)[:80]}; expected a list of floats",
+                             function="get_rewards", state=state) from None
 
     def observations(self, state: State) -> list[Observation]:
         return self._call("get_observations", state)
 
     def observation(self, state: State, player: int) -> Observation:
-        return self.observations(state)[player]
+        observations = self.observations(state)
+        try:
+            return observations[player]
+        except (IndexError, KeyError, TypeError):
+            raise ModelError(f"returned {type(observations).__name__}; expected one "
+                             "observation per player", function="get_observations",
+                             state=state) from None
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
         """Chance outcomes with probabilities; uniform over legal actions by default."""
         if self.has("get_chance_outcomes"):
             outcomes = self._call("get_chance_outcomes", state)
-            return [(a, float(p)) for a, p in outcomes]
+            try:
+                return [(a, float(p)) for a, p in outcomes]
+            except (TypeError, ValueError):
+                raise ModelError(f"returned {str(outcomes)[:80]}; expected (action, "
+                                 "probability) pairs", function="get_chance_outcomes",
+                                 state=state) from None
         actions = self.legal_actions(state)
         return [(a, 1.0 / len(actions)) for a in actions] if actions else []
 

@@ -93,8 +93,9 @@ def behaviour_accuracy(run: str | Path, trajectories: TrajectorySet, metadata: A
     state), unless the CWM refuses a recorded action or fails: then the game's remaining
     steps fail. Returns None for closed-deck games (no complete states to compare).
     """
+    from ggp.core.errors import GGPError
     from ggp.core.protocol import TERMINAL, canonical_json
-    from ggp.sandbox.hosted import HostedModel, HostFailure
+    from ggp.sandbox.hosted import HostedModel
 
     if trajectories.deck != "open":
         return None
@@ -105,7 +106,7 @@ def behaviour_accuracy(run: str | Path, trajectories: TrajectorySet, metadata: A
         for trajectory in trajectories.trajectories:
             try:
                 state = model.initial_state()
-            except HostFailure:
+            except GGPError:  # the model failed or answered out of protocol
                 state = None
             for index, step in enumerate(trajectory.steps):
                 total += 1
@@ -117,8 +118,8 @@ def behaviour_accuracy(run: str | Path, trajectories: TrajectorySet, metadata: A
                     player = model.current_player(state)
                     seen = {
                         "current_player": player == step.current_player,
-                        "legal_actions": sorted(model.legal_actions(state))
-                        == sorted(step.legal_actions),
+                        "legal_actions": _same_set(model.legal_actions(state),
+                                                   step.legal_actions),
                         "observations": canonical_json(model.observations(state))
                         == canonical_json(step.observations),
                         "rewards": [float(r) for r in model.rewards(state)]
@@ -129,7 +130,7 @@ def behaviour_accuracy(run: str | Path, trajectories: TrajectorySet, metadata: A
                         following = model.apply(state, step.action)
                     else:
                         following = None
-                except HostFailure:
+                except GGPError:  # the model failed or answered out of protocol
                     seen, following = dict.fromkeys(BEHAVIOUR_FIELDS, False), None
                 for name, ok in seen.items():
                     fields[name][0] += ok
@@ -140,3 +141,11 @@ def behaviour_accuracy(run: str | Path, trajectories: TrajectorySet, metadata: A
         model.close()
     return {"steps": total, "accuracy": passed / total if total else None,
             "by_field": {name: list(count) for name, count in fields.items()}}
+
+
+def _same_set(actual: list, expected: list) -> bool:
+    """Whether two lists of actions hold the same actions (False for unhashable ones)."""
+    try:
+        return sorted(actual) == sorted(expected)
+    except TypeError:
+        return False

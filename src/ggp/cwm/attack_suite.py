@@ -42,30 +42,52 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     *((a.name,) for a in ATTACKS if a.fatal),
 )
 
-_TEST_SOURCE = '''\
-class HostileTransition(CWMTestCase):
-    def test(self):
-        state = INITIAL_STATE
-        self.assertJSONEqual(None, apply_action(state, get_legal_actions(state)[0]),
-                             "apply_action")
-'''
+#: What an entry point adds to its outputs when the judge passed the hostile code: the
+#: hostile model fails every check (its ``apply_action`` raises, and the tests expect
+#: rewards no tic-tac-toe state has), so a pass can only be forged.
+FORGED_PASS = "FORGED PASS: the judge passed hostile code"
+
+
+def _unpassable_trajectories():
+    """Tic-tac-toe games whose recorded rewards are impossible (7.5 each): no model of
+    the game passes a test made from them, so a passing test is a forged verdict."""
+    from dataclasses import replace
+
+    from ggp.core.registry import make_game
+    from ggp.synth.trajectories import collect
+
+    games = collect(make_game("tic_tac_toe"), games=1, seed=0)
+    for trajectory in games.trajectories:
+        trajectory.steps = [replace(step, rewards=[7.5] * len(step.rewards))
+                            for step in trajectory.steps]
+    return games
 
 
 def _synthesis(model: str, work: Path) -> list[str]:
     from ggp.synth.runner import run_tests
-    from ggp.synth.unit_tests import UnitTest
+    from ggp.synth.unit_tests import generate_tests
 
-    report = run_tests(model, [UnitTest("hostile_0", "transition", _TEST_SOURCE)],
-                       test_seconds=3.0)
+    tests = generate_tests(_unpassable_trajectories(), random_play=0)[:3]
+    report = run_tests(model, tests, test_seconds=3.0)
+    forged = [FORGED_PASS] if any(r.passed for r in report.results) else []
     return [json.dumps(report.as_dict()), report.load_error or "",
-            *report.sandbox_problems]
+            *report.sandbox_problems, *forged]
+
+
+def _accuracy(model: str, work: Path) -> list[str]:
+    from ggp.cwm.accuracy import tests_accuracy
+
+    found = tests_accuracy(model, _unpassable_trajectories(), inference=False,
+                           test_seconds=3.0)
+    return [json.dumps(found), *([FORGED_PASS] if found["accuracy"] else [])]
 
 
 def _value_check(model: str, work: Path) -> list[str]:
     from ggp.synth.value import check_candidate
 
     value = "def value_function(state, player):\n    return 0.0\n"
-    return [json.dumps(check_candidate(model, value, games=1, seconds=10.0))]
+    found = check_candidate(model, value, games=1, seconds=10.0)
+    return [json.dumps(found), *([FORGED_PASS] if found.get("ok") else [])]
 
 
 def _prior_check(model: str, work: Path) -> list[str]:
@@ -94,7 +116,8 @@ def _check(model: str, work: Path) -> list[str]:
                               timeout=10.0)
     except ModelLoadError as exc:
         return [str(exc)]
-    return [json.dumps([v.to_dict() for v in report.violations.values()])]
+    return [json.dumps([v.to_dict() for v in report.violations.values()]),
+            *([FORGED_PASS] if report.ok else [])]
 
 
 def _match(agents_for: Callable[[Path], tuple[object, list]], work: Path) -> list[str]:
@@ -244,6 +267,8 @@ def _llm_encoder(encoder: str, work: Path) -> list[str]:
 ENTRY_POINTS: dict[str, tuple[str, Callable, Callable[[str, Path], list[str]]]] = {
     "synthesis": ("synthesis unit and inference tests (ggp synth)", hostile_model,
                   _synthesis),
+    "accuracy": ("held-out and online accuracy (ggp cwm experiment, ggp.cwm.accuracy)",
+                 hostile_model, _accuracy),
     "value_check": ("value-function checks (ggp cwm values)", hostile_model, _value_check),
     "prior_check": ("policy-prior checks (ggp cwm priors)", hostile_model, _prior_check),
     "check": ("ggp check on a .py model", hostile_model, _check),
@@ -274,10 +299,95 @@ class Outcome:
     left_behind: list[int] = field(default_factory=list)
     error: str = ""
     seconds: float = 0.0
+    forged: bool = False
+    left_folders: list[str] = field(default_factory=list)
+    clean_mb: float = 0.0
+    start_mb: float = 0.0
+    peak_mb: float = 0.0
+
+    @property
+    def memory_blown(self) -> bool:
+        """The attack cost the ggp process more than its whole clean size: it grew past
+        twice its clean peak (counted from its size when the attack started, since freed
+        memory is not always given back to the system)."""
+        return self.clean_mb > 0 and self.peak_mb - self.start_mb > self.clean_mb
 
     @property
     def contained(self) -> bool:
-        return not self.breaches and not self.left_behind and not self.error
+        return not (self.breaches or self.left_behind or self.error or self.forged
+                    or self.left_folders or self.memory_blown)
+
+    def problems(self) -> list[str]:
+        """One line per way the run was not contained."""
+        return [*self.breaches,
+                *(f"process {pid} left behind" for pid in self.left_behind),
+                *([f"escaped: {self.error}"] if self.error else []),
+                *(["the judge passed the hostile code (forged verdict)"] if self.forged
+                  else []),
+                *(f"folder left behind: {path}" for path in self.left_folders),
+                *([f"the ggp process grew from {self.start_mb:.0f} to {self.peak_mb:.0f} "
+                   f"MiB (clean peak {self.clean_mb:.0f} MiB)"] if self.memory_blown else [])]
+
+
+def _memory_mb(field_name: str) -> float:
+    """This process's ``VmRSS`` or ``VmHWM`` (peak) in MiB (0 where /proc has none)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith(field_name + ":"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
+    return 0.0
+
+
+def _reset_peak() -> bool:
+    """Restart the kernel's peak-RSS count of this process (``clear_refs`` 5)."""
+    import gc
+
+    gc.collect()
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+        return True
+    except OSError:
+        return False
+
+
+_CLEAN_MB: dict[str, float] = {}
+
+
+def _clean_memory(entry: str, lure: Bait) -> float:
+    """The peak size of this process (MiB) while ``entry`` runs harmless code (the same
+    model or agent without attacks), measured once per entry point; 0 where the kernel
+    cannot restart the peak count."""
+    if entry not in _CLEAN_MB:
+        _, build, run = ENTRY_POINTS[entry]
+        if not _reset_peak():
+            return 0.0
+        with tempfile.TemporaryDirectory(prefix="ggp-attack-") as work:
+            try:
+                run(build([], lure.ctx()), Path(work))
+            except Exception:  # noqa: BLE001 - only the size matters here
+                pass
+        POOL.close()
+        _CLEAN_MB[entry] = _memory_mb("VmHWM")
+    return _CLEAN_MB[entry]
+
+
+def own_private_folders() -> list[str]:
+    """Private box folders of this process still on disk (their owner marker names it)."""
+    import os
+
+    from ggp.sandbox.process import _OWNER_FILE, _PRIVATE_PREFIX
+
+    found = []
+    for directory in Path(tempfile.gettempdir()).glob(_PRIVATE_PREFIX + "*"):
+        try:
+            owner = (directory / _OWNER_FILE).read_text()[:40].split()
+        except OSError:
+            continue
+        if owner and owner[0] == str(os.getpid()):
+            found.append(str(directory))
+    return found
 
 
 def run_attack(entry: str, attacks: tuple[str, ...], lure: Bait) -> Outcome:
@@ -287,6 +397,9 @@ def run_attack(entry: str, attacks: tuple[str, ...], lure: Bait) -> Outcome:
     _, build, run = ENTRY_POINTS[entry]
     outcome = Outcome(entry, attacks)
     started = time.monotonic()
+    outcome.clean_mb = _clean_memory(entry, lure)
+    _reset_peak()
+    outcome.start_mb = _memory_mb("VmRSS")
     with tagged_boxes() as tag, tempfile.TemporaryDirectory(prefix="ggp-attack-") as work:
         outputs: list[str] = []
         try:
@@ -294,10 +407,14 @@ def run_attack(entry: str, attacks: tuple[str, ...], lure: Bait) -> Outcome:
         except Exception as exc:  # noqa: BLE001 - reported, not raised
             outcome.error = f"{type(exc).__name__}: {exc}"[:500]
         outcome.breaches = lure.breaches([*outputs, outcome.error, work])
+        outcome.forged = FORGED_PASS in outputs
+        if outcome.clean_mb:
+            outcome.peak_mb = _memory_mb("VmHWM")
         # idle pooled workers are ours and end with the process; what must not outlive
         # the run is anything the hostile code started, so the pool is emptied first
         POOL.close()
         outcome.left_behind = leftover_processes({}, tag=tag)
+        outcome.left_folders = own_private_folders()
     outcome.seconds = time.monotonic() - started
     return outcome
 

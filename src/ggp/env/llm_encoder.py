@@ -73,6 +73,12 @@ class LLMEncoder:
         except SandboxFailure as exc:
             raise EncodingError(f"the LLM-written encoder failed ({exc.kind}): "
                                 f"{exc.detail[-300:]}") from exc
+        if not (isinstance(rows, list) and len(rows) == len(observations)
+                and all(isinstance(row, list) and all(
+                    isinstance(x, (int, float)) and not isinstance(x, bool) for x in row)
+                    for row in rows)):
+            self._worker.close()  # out of protocol: never asked again
+            raise EncodingError("the LLM-written encoder's box answered out of protocol")
         for row in rows:
             if len(row) != self.size:
                 raise EncodingError(f"the LLM-written encoder returned {len(row)} numbers "
@@ -100,14 +106,57 @@ class LLMEncoder:
 
 def check_encoder(source: str, observations: list[Any], timeout: float = 60.0) -> tuple[int, str]:
     """``(size, "")`` when ``source`` is a bijection on ``observations``, else
-    ``(0, reason)``. Runs in a fresh restricted sandbox."""
-    result = run_entry("ggp.env.llm_encoder_worker", {"source": source,
-                                                      "observations": observations},
-                       timeout=timeout, limits=_LIMITS)
-    if not result.ok:
-        return 0, f"{result.kind}: {result.detail[-800:]}"
-    value = result.value
-    return (int(value["size"]), "") if value["ok"] else (0, value["reason"])
+    ``(0, reason)``. The code runs in two fresh restricted boxes, one encoding the
+    observations and one decoding the tensors (it never sees the observations), and the
+    round trip is compared here: an encoder cannot report itself as passing."""
+    from ggp.core.protocol import canonical_json
+
+    def raw(payload: dict[str, Any], key: str) -> tuple[list, str]:
+        result = run_entry("ggp.env.llm_encoder_worker", {"source": source, **payload},
+                           timeout=timeout, limits=_LIMITS)
+        if not result.ok:
+            return [], f"{result.kind}: {result.detail[-800:]}"
+        rows = result.value.get("rows") if isinstance(result.value, dict) else None
+        if not isinstance(rows, list) or not all(
+                isinstance(r, dict) and len(r) == 1 and ({key, "error"} & r.keys())
+                for r in rows):
+            return [], "protocol: the encoder's box answered out of protocol"
+        return rows, ""
+
+    encoded, problem = raw({"observations": observations}, "vector")
+    if problem:
+        return 0, problem
+    size = None
+    vectors = []
+    for i, (observation, row) in enumerate(zip(observations, encoded)):
+        where = f"example {i} ({canonical_json(observation)[:300]})"
+        vector = row.get("vector")
+        if "error" in row:
+            return 0, f"{where}: {row['error']}"
+        if not (isinstance(vector, list) and all(
+                isinstance(x, (int, float)) and not isinstance(x, bool) for x in vector)):
+            return 0, f"{where}: the tensor is not a list of numbers"
+        size = len(vector) if size is None else size
+        if len(vector) != size:
+            return 0, f"{where}: a tensor of length {len(vector)}, but the first example " \
+                      f"gave {size}"
+        vectors.append(vector)
+    if len(encoded) != len(observations):
+        return 0, "protocol: the encoder's box gave a tensor count that is not one per example"
+    if not size:
+        return 0, "the tensors are empty"
+    decoded, problem = raw({"vectors": vectors}, "restored")
+    if problem:
+        return 0, problem
+    for i, (observation, row) in enumerate(zip(observations, decoded)):
+        where = f"example {i} ({canonical_json(observation)[:300]})"
+        if "error" in row:
+            return 0, f"{where}: {row['error']}"
+        if row["restored"] != canonical_json(observation):
+            return 0, f"{where}: tensor_to_observation gave back {str(row['restored'])[:300]}"
+    if len(decoded) != len(observations):
+        return 0, "protocol: the encoder's box gave back a wrong number of observations"
+    return size, ""
 
 
 def distinct(observations: list[Any], limit: int) -> list[Any]:

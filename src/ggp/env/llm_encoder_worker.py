@@ -1,7 +1,7 @@
 """Sandboxed entry for LLM-written encoders (runs only in the child).
 
-``main(payload)`` checks the bijection on ``payload["observations"]`` (for
-:func:`ggp.env.llm_encoder.check_encoder`); ``make_handler(init)`` serves ``encode`` for
+``main(payload)`` encodes ``payload["observations"]`` or decodes ``payload["vectors"]``
+and returns the raw results (:func:`ggp.env.llm_encoder.check_encoder` judges them); ``make_handler(init)`` serves ``encode`` for
 :class:`ggp.env.llm_encoder.LLMEncoder`.
 """
 
@@ -33,26 +33,29 @@ def _vector(to_tensor: Any, observation: Any) -> list[float]:
 
 
 def main(payload: dict[str, Any]) -> dict[str, Any]:
+    """Raw results only (the verdict is made by the parent,
+    :func:`ggp.env.llm_encoder.check_encoder`): with ``"observations"``, the tensor of
+    each (``{"vector": [...]}`` or ``{"error": text}``, stopping at the first error);
+    with ``"vectors"``, ``tensor_to_observation`` of each (``{"restored": value}`` or
+    ``{"error": text}``). The two run in separate boxes, so the decoder never sees the
+    observations it must give back."""
     to_tensor, back = _load(payload["source"])
-    size = None
-    for i, observation in enumerate(payload["observations"]):
-        where = f"example {i} ({canonical_json(observation)[:300]})"
+    rows: list[dict[str, Any]] = []
+    if "vectors" in payload:
+        for vector in payload["vectors"]:
+            try:
+                rows.append({"restored": canonical_json(back(list(vector)))})
+            except Exception as exc:  # noqa: BLE001 - report any failure of the code
+                rows.append({"error": f"{type(exc).__name__}: {exc}"[:500]})
+                break
+        return {"rows": rows}
+    for observation in payload["observations"]:
         try:
-            vector = _vector(to_tensor, observation)
-            restored = back(list(vector))
+            rows.append({"vector": _vector(to_tensor, observation)})
         except Exception as exc:  # noqa: BLE001 - report any failure of the code
-            return {"ok": False, "reason": f"{where}: {type(exc).__name__}: {exc}"}
-        if size is None:
-            size = len(vector)
-        if len(vector) != size:
-            return {"ok": False, "reason": f"{where}: a tensor of length {len(vector)}, "
-                                           f"but the first example gave {size}"}
-        if canonical_json(restored) != canonical_json(observation):
-            return {"ok": False, "reason": f"{where}: tensor_to_observation gave back "
-                                           f"{canonical_json(restored)[:300]}"}
-    if not size:
-        return {"ok": False, "reason": "the tensors are empty"}
-    return {"ok": True, "size": size}
+            rows.append({"error": f"{type(exc).__name__}: {exc}"[:500]})
+            break
+    return {"rows": rows}
 
 
 class _Handler:

@@ -7,8 +7,11 @@ config_json]``; the config holds ``path`` (import paths), ``entry`` (a module na
 ``.py`` file), ``mode``, ``reply_fd``, ``restricted`` and ``network``.
 
 It installs the guard, loads ``entry``, then reads JSON requests from stdin, one per line,
-and writes one JSON reply per request to ``reply_fd``: ``{"ok": value}`` or ``{"error":
-{"type", "message", "traceback"}}``.
+and writes one JSON reply per request to ``reply_fd``: ``{"id", "ok": value}`` or
+``{"id", "error": {"type", "message", "traceback"}}``, where ``id`` echoes the request's
+``id`` (a fresh random token per request: the parent refuses any other). Code running here
+can write to ``reply_fd`` too; that is why the parent never takes a verdict from a reply,
+only raw results it checks itself (docs/sandbox.md).
 
 * ``mode == "call"``: the request is ``{"params": payload}`` and the answer is
   ``entry.main(payload)``; one request only.
@@ -107,16 +110,17 @@ def _error(exc: BaseException) -> dict[str, Any]:
             "traceback": "".join(frames)[-4000:]}
 
 
-def _answer(reply_stream, compute) -> None:
+def _answer(reply_stream, compute, request_id: Any = None) -> None:
     try:
-        reply = {"ok": compute()}
+        reply = {"id": request_id, "ok": compute()}
         text = json.dumps(reply)
     except MemoryError as exc:
-        text = json.dumps({"error": {"type": "MemoryError", "message": str(exc)}})
+        text = json.dumps({"id": request_id,
+                           "error": {"type": "MemoryError", "message": str(exc)}})
     except BaseException as exc:  # noqa: BLE001 - everything the code does is reported
         if isinstance(exc, KeyboardInterrupt):
             raise
-        text = json.dumps({"error": _error(exc)})
+        text = json.dumps({"id": request_id, "error": _error(exc)})
     reply_stream.write(text + "\n")
     reply_stream.flush()
 
@@ -151,12 +155,14 @@ def main() -> None:
 
     for number, line in enumerate(sys.stdin):
         request = json.loads(line)
+        request_id = request.pop("id", None)
         if number == 0:
-            _answer(reply_stream, functools.partial(load_and_init, request.get("params")))
+            _answer(reply_stream, functools.partial(load_and_init, request.get("params")),
+                    request_id)
             if mode == "call":
                 return
         else:
-            _answer(reply_stream, functools.partial(_call, handler, request))
+            _answer(reply_stream, functools.partial(_call, handler, request), request_id)
 
 
 if __name__ == "__main__":

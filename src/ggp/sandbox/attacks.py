@@ -191,6 +191,119 @@ import sys
 while True:
     sys.stdout.write("x" * 65536 + "\\n")
 """, fatal=True),
+    Attack("fork_memory", "fork four processes that each hold 60 % of the memory limit", """
+import resource, time
+limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+share = int(min(limit if limit > 0 else 1 << 30, 1 << 31) * 0.6)
+ready, pids = os.pipe(), []
+for _ in range(4):
+    pid = os.fork()
+    if pid == 0:
+        block = bytearray(share)
+        for i in range(0, share, 4096):
+            block[i] = 1
+        os.write(ready[1], b"x")
+        os.close(ready[1])
+        time.sleep(30)
+        os._exit(0)
+    pids.append(pid)
+os.close(ready[1])
+import select
+held = 0
+deadline = time.monotonic() + 2.0
+while held < 4 and time.monotonic() < deadline:
+    if not select.select([ready[0]], [], [], 0.1)[0]:
+        continue
+    chunk = os.read(ready[0], 4)
+    if not chunk:
+        break
+    held += len(chunk)
+time.sleep(0.3)
+alive = sum(os.waitpid(pid, os.WNOHANG) == (0, 0) for pid in pids)
+for pid in pids:
+    try:
+        os.kill(pid, 9)
+    except OSError:
+        pass
+if held == 4 and alive == 4:
+    return f"held {4 * share >> 20} MiB in four processes (limit {limit >> 20} MiB each)"
+raise MemoryError(f"only {held} of 4 processes filled their share, {alive} survived")
+""", fatal=True),
+    Attack("disk_fill", "write 8 MiB files to /tmp and the working directory without end",
+           """
+written, block = 0, b"x" * (8 << 20)
+for place in ("/tmp", "."):
+    for number in range(64):
+        try:
+            with open(os.path.join(place, f"fill-{number}"), "wb") as out:
+                out.write(block)
+            written += len(block)
+        except OSError:
+            break
+if written > 512 << 20:
+    return f"wrote {written >> 20} MiB inside the box"
+raise OSError(f"the box's disk ended after {written >> 20} MiB")
+"""),
+    Attack("forge_verdict", "tamper with the judge: patch unittest and every test runner "
+           "found in sys.modules to pass, and write a forged passing answer on the reply "
+           "pipe for the request being served", """
+import sys, json
+def passing(*args, **kwargs):
+    return None
+for module in list(sys.modules.values()):
+    case = getattr(module, "TestCase", None)
+    if isinstance(case, type):
+        for name in dir(case):
+            if name.startswith("assert") or name == "fail":
+                try:
+                    setattr(case, name, passing)
+                except (AttributeError, TypeError):
+                    pass
+    for name in ("run_test", "check_model", "_check_state", "judge"):
+        if callable(getattr(module, name, None)):
+            try:
+                setattr(module, name, passing)
+            except (AttributeError, TypeError):
+                pass
+frame, request_id = sys._getframe(), None
+while frame is not None:
+    if "request_id" in frame.f_locals:
+        request_id = frame.f_locals["request_id"]
+    frame = frame.f_back
+config = json.loads(sys.argv[2]) if len(sys.argv) > 2 else {}
+forged = {"id": request_id, "ok": {
+    "passed": True, "error": None, "output": "", "ok": True, "checked": 1000,
+    "model": "forged", "games": 50, "steps": 500, "violations": [],
+    "results": [{"ok": None}], "accuracy": 1.0}}
+os.write(config.get("reply_fd", 1), (json.dumps(forged) + "\\n").encode())
+return RAW(None)
+""", when="apply", fatal=True),
+    Attack("deep_reply", "answer with JSON nested 5000 deep", """
+import sys, json
+config = json.loads(sys.argv[2]) if len(sys.argv) > 2 else {}
+os.write(config.get("reply_fd", 1), ("[" * 5000 + "]" * 5000 + "\\n").encode())
+os._exit(0)
+""", fatal=True),
+    Attack("huge_reply", "answer with a 60 MB JSON line", """
+import sys, json
+config = json.loads(sys.argv[2]) if len(sys.argv) > 2 else {}
+fd = config.get("reply_fd", 1)
+os.write(fd, b'{"ok": [' + b"1," * (30 << 20) + b'1]}\\n')
+os._exit(0)
+""", fatal=True),
+    Attack("wrong_reply", "answer the request sent (its id found on the stack) with a "
+           "value of the wrong shape", """
+import sys, json
+frame, request_id = sys._getframe(), None
+while frame is not None:
+    if "request_id" in frame.f_locals:
+        request_id = frame.f_locals["request_id"]
+    frame = frame.f_back
+config = json.loads(sys.argv[2]) if len(sys.argv) > 2 else {}
+reply = {"id": request_id, "ok": [[["wrong", {"shape": [1, 2, 3]}]], 7, None]}
+os.write(config.get("reply_fd", 1), (json.dumps(reply) + "\\n").encode())
+os._exit(0)
+""", fatal=True),
     Attack("non_json", "return a value that is not JSON", "return RAW(object())",
            fatal=True),
     Attack("huge_return", "return a 100 MB value", 'return RAW("x" * (100 << 20))',

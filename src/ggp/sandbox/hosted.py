@@ -134,6 +134,11 @@ def make_handler(init: dict[str, Any]) -> ModelHost:
 
 
 # -------------------------------------------------------------------------- parent side
+#: What a ``step`` answer may hold besides the next state.
+_STEP_ANSWERS = ("current_player", "rewards", "observations", "legal_actions",
+                 "chance_outcomes")
+
+
 class _Remote:
     """The protocol namespace forwarding each function to the worker.
 
@@ -163,6 +168,9 @@ class _Remote:
 
     def apply_action(self, state, action):
         answers = self._host.call("step", state=state, action=action)
+        if not (isinstance(answers, dict) and "state" in answers
+                and set(answers) <= {"state", *_STEP_ANSWERS}):
+            raise self._host.out_of_protocol("step")
         nxt = answers.pop("state")
         self._known = (nxt, answers)
         return nxt
@@ -174,7 +182,11 @@ class _Remote:
         return self._ask("observations", state)
 
     def get_chance_outcomes(self, state):
-        return [tuple(pair) for pair in self._ask("chance_outcomes", state)]
+        outcomes = self._ask("chance_outcomes", state)
+        if not (isinstance(outcomes, list)
+                and all(isinstance(pair, list) and len(pair) == 2 for pair in outcomes)):
+            raise self._host.out_of_protocol("chance_outcomes")
+        return [tuple(pair) for pair in outcomes]
 
 
 class HostedModel(WorldModel):
@@ -214,6 +226,13 @@ class HostedModel(WorldModel):
         except SandboxFailure as exc:
             raise HostFailure(f"the hosted model failed in {method} ({exc.kind}): "
                               f"{exc.detail[-500:]}") from exc
+
+    def out_of_protocol(self, method: str) -> HostFailure:
+        """The worker answered ``method`` with something of the wrong shape: it is killed
+        (never reused) and the model fails."""
+        self.worker.close()
+        return HostFailure(f"the hosted model failed in {method} (protocol): its answer "
+                           "is not shaped like one")
 
     def close(self) -> None:
         """Hand the worker back to the pool (kept only if still alive)."""

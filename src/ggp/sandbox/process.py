@@ -10,8 +10,13 @@ parent's child to a uid of its own, lowers the resource limits and replaces itse
 fresh ``python -I`` interpreter running :mod:`ggp.sandbox._child`, so no untrusted code
 ever runs without them. The parent starts bwrap in its own session, so killing that
 process group kills the box (its PID 1 dies with bwrap, and every process of the box with
-it). Requests go to the child's stdin as JSON lines; replies come back on a dedicated pipe
-so that whatever the child prints cannot corrupt them. The child's stdout and stderr are
+it). Requests go to the child's stdin as JSON lines, each with a fresh random id; replies
+come back on a dedicated pipe so that whatever the child prints cannot corrupt them, one
+per request, echoing its id, and bounded before they are decoded (:func:`decode_bounded`):
+anything else is a ``protocol`` failure. With cgroups (:mod:`ggp.sandbox.cgroup`) the
+whole box is held to its memory and task limits; its working directory and ``/tmp`` are
+size-capped tmpfs mounts; private directories left by a killed parent are swept at the
+next start (:func:`sweep_stale_boxes`). The child's stdout and stderr are
 drained by threads that keep only a tail of each and kill the child when it prints more
 than allowed.
 
@@ -28,6 +33,7 @@ import functools
 import json
 import os
 import pwd
+import secrets
 import select
 import shutil
 import signal
@@ -42,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from ggp.core.errors import GGPError
+from ggp.sandbox.cgroup import BoxCgroup, cgroup_mode, sweep_stale
 
 #: The environment a sandboxed child sees. The thread caps keep OpenBLAS/OpenMP from
 #: reserving per-core buffers that would not fit under ``RLIMIT_AS`` on big machines.
@@ -56,7 +63,6 @@ BASE_ENV = {
 #: Why a sandboxed call failed (``SandboxFailure.kind``).
 FAILURE_KINDS = ("exception", "memory", "timeout", "cpu", "output", "crash", "protocol")
 
-_MAX_REPLY_BYTES = 64 * 1024 * 1024
 _MIB = 1024 * 1024
 
 
@@ -84,7 +90,13 @@ class Limits:
             docs/sandbox.md.
         processes: most processes and threads an unrestricted child may have at once
             (``RLIMIT_NPROC``), enforced where the child has a uid of its own (in the box
-            below a root parent); restricted children get 0.
+            below a root parent); restricted children get 0. Where cgroups can be used
+            the whole box is also held to this many tasks (``pids.max``).
+        disk_mb: size of the box's private working directory and of its ``/tmp`` (each a
+            tmpfs inside the box; with cgroups their pages count against ``memory_mb``).
+        reply_bytes, reply_items, reply_depth: the largest reply the parent decodes (bytes,
+            JSON values counted as ``[``, ``{`` and ``,`` bytes, nesting depth); a bigger
+            or deeper reply is a ``protocol`` failure and the child is killed unread.
     """
 
     memory_mb: int = 2048
@@ -96,6 +108,10 @@ class Limits:
     network: bool = True
     restricted: bool = False
     processes: int = 256
+    disk_mb: int = 64
+    reply_bytes: int = 16 * _MIB
+    reply_items: int = 1_000_000
+    reply_depth: int = 100
 
 
 class SandboxFailure(GGPError):
@@ -244,7 +260,7 @@ def _read_only_paths(network: bool, extra: tuple[str, ...]) -> list[str]:
 
 
 def _box_command(limits: Limits, argv: list[str], workdir: str, uid: int | None,
-                 extra: tuple[str, ...]) -> list[str]:
+                 extra: tuple[str, ...], files: tuple[str, ...] = ()) -> list[str]:
     """The bubblewrap command line around the launcher (see docs/sandbox.md)."""
     command = [_bwrap() or "bwrap", "--die-with-parent", "--new-session",
                "--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"]
@@ -268,7 +284,7 @@ def _box_command(limits: Limits, argv: list[str], workdir: str, uid: int | None,
     # the private /tmp first: an interpreter or virtual environment under /tmp (as on
     # some CI machines) is then bound on top of it rather than hidden by it
     # (its size is capped: a tmpfs lives in memory, outside RLIMIT_AS)
-    tmp_bytes = max(64, 4 * limits.file_mb) * _MIB
+    tmp_bytes = max(limits.disk_mb, 4 * limits.file_mb) * _MIB
     command += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size",
                 str(tmp_bytes), "--tmpfs", "/tmp"]
     made.add("/tmp")
@@ -280,8 +296,18 @@ def _box_command(limits: Limits, argv: list[str], workdir: str, uid: int | None,
             command += ["--ro-bind", host, host]
     for path in _read_only_paths(limits.network, extra):
         command += [*parents(path), "--ro-bind", path, path]
+    # The private directory is a tmpfs of its own inside the box (its size is the box's
+    # disk; with cgroups its pages count against the box's memory): the host directory is
+    # never written by the child, so nothing it writes outlives the box, and the caller's
+    # files are read-only binds in it.
+    command += [*parents(workdir), "--perms", "1777", "--size", str(limits.disk_mb * _MIB),
+                "--tmpfs", workdir]
+    made.add(workdir)
+    for name in files:
+        target = os.path.join(workdir, name)
+        command += [*parents(target), "--ro-bind", target, target]
     # the environment is the one Popen passes (BASE_ENV and the caller's additions)
-    command += [*parents(workdir), "--bind", workdir, workdir, "--chdir", workdir, "--"]
+    command += ["--chdir", workdir, "--"]
     return command + _launcher_command(argv[0], limits, argv, weak=False, uid=uid)
 
 
@@ -302,11 +328,9 @@ def box_problem() -> str | None:
     if _bwrap() is None:
         return ("bubblewrap (bwrap) is not installed; install it with "
                 "'apt-get install bubblewrap' (or your system's package)")
-    workdir = tempfile.mkdtemp(prefix="ggp-sandbox-probe-")
+    workdir = make_private_dir()
     try:
         uid = _box_uid(workdir)
-        if uid is not None:
-            os.chown(workdir, uid, uid)
         argv = [sys.executable, "-I", "-S", "-c", "import os; print(os.getuid())"]
         command = _box_command(Limits(network=False, cpu_seconds=10), argv, workdir, uid, ())
         answer = subprocess.run(command, capture_output=True, timeout=60, env=BASE_ENV,
@@ -418,6 +442,125 @@ def _interpreter_and_user(limits: Limits) -> tuple[str, dict[str, Any]]:
     return sys.executable, {}
 
 
+# ---------------------------------------------------------------------- replies
+class ReplyError(ValueError):
+    """A reply the parent refuses to decode (too big, too deep, not JSON)."""
+
+
+def decode_bounded(data: bytes, limits: Limits) -> Any:
+    """Decode one JSON reply, refusing it before decoding when it holds more values than
+    ``limits.reply_items`` (so a small reply cannot expand into a huge object graph) and
+    after decoding when it nests deeper than ``limits.reply_depth`` (a reply deeper than
+    the decoder's recursion limit is refused by it). Raises :class:`ReplyError`."""
+    if len(data) > limits.reply_bytes + 1:
+        raise ReplyError(f"reply larger than {limits.reply_bytes} bytes")
+    # every array, object and element separator; inside strings too, which only counts
+    # more than there is
+    items = data.count(b"[") + data.count(b"{") + data.count(b",")
+    if items > limits.reply_items:
+        raise ReplyError(f"reply holds more than {limits.reply_items} values")
+    try:
+        value = json.loads(data)
+    except RecursionError:
+        raise ReplyError(f"reply nested deeper than {limits.reply_depth} levels") from None
+    except (ValueError, UnicodeDecodeError):
+        raise ReplyError(f"reply is not JSON: {data[:120]!r}") from None
+    if json_depth(value, limits.reply_depth) > limits.reply_depth:
+        raise ReplyError(f"reply nested deeper than {limits.reply_depth} levels")
+    return value
+
+
+def json_depth(value: Any, stop: int) -> int:
+    """The nesting depth of a decoded JSON value (a scalar is 0), counted without
+    recursion and giving up once past ``stop``."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = item.values()
+        elif not isinstance(item, list):
+            continue
+        depth += 1
+        if depth > deepest:
+            deepest = depth
+            if deepest > stop:
+                return deepest
+        stack.extend((child, depth) for child in item
+                     if isinstance(child, (dict, list)))
+    return deepest
+
+
+# ------------------------------------------------------------- private folders
+_PRIVATE_PREFIX = "ggp-sandbox-"
+_OWNER_FILE = ".ggp-owner"
+
+
+def _start_time(pid: int) -> str:
+    """The kernel's start time of ``pid`` (tells a reused pid from its owner)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return ""
+
+
+def make_private_dir() -> str:
+    """A fresh private directory in the temporary directory, marked with its owner (this
+    process's pid and start time) so that :func:`sweep_stale_boxes` can remove it if this
+    process dies without cleaning up."""
+    workdir = tempfile.mkdtemp(prefix=_PRIVATE_PREFIX)
+    Path(workdir, _OWNER_FILE).write_text(f"{os.getpid()} {_start_time(os.getpid())}\n")
+    return workdir
+
+
+def _owner_gone(directory: Path) -> bool:
+    try:
+        marker = directory / _OWNER_FILE
+        if marker.is_symlink() or marker.stat().st_uid != os.geteuid():
+            return False
+        pid_text, _, started = marker.read_text()[:100].strip().partition(" ")
+        pid = int(pid_text)
+    except (OSError, ValueError):
+        return False
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return bool(started) and _start_time(pid) != started
+
+
+@functools.cache
+def sweep_stale_boxes() -> int:
+    """Remove private directories and control groups left by ggp processes that died
+    (SIGKILL leaves no time to clean up); done once per process, at its first box.
+    Returns how many directories were removed."""
+    removed = 0
+    with contextlib.suppress(OSError):
+        for directory in Path(tempfile.gettempdir()).iterdir():
+            if (directory.name.startswith(_PRIVATE_PREFIX) and not directory.is_symlink()
+                    and directory.is_dir() and _owner_gone(directory)):
+                shutil.rmtree(directory, ignore_errors=True)
+                removed += 1
+    with contextlib.suppress(OSError):
+        sweep_stale()
+    return removed
+
+
+def _make_cgroup(limits: Limits) -> BoxCgroup | None:
+    """The box's control group, where the host offers one (see :mod:`.cgroup`)."""
+    mode = cgroup_mode()
+    if mode == "none":
+        return None
+    tasks = (4 if limits.restricted else limits.processes) + 4  # bwrap and the launcher
+    try:
+        return BoxCgroup.create(mode, limits.memory_mb * _MIB, tasks)
+    except OSError:
+        return None
+
+
 class SandboxProcess:
     """One limited child speaking JSON lines (see the module docstring).
 
@@ -445,7 +588,9 @@ class SandboxProcess:
     ) -> None:
         self.limits = limits
         self.mode = sandbox_mode()  # refuses here when there is no box and no opt-in
-        self.workdir = tempfile.mkdtemp(prefix="ggp-sandbox-")
+        sweep_stale_boxes()
+        self.workdir = make_private_dir()
+        self.cgroup = None
         files = dict(files or {})
         if entry.endswith(".py") and entry not in files and os.path.isfile(entry):
             # the child sees no file of ours: an entry file travels in as a copy
@@ -456,7 +601,8 @@ class SandboxProcess:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
         self.output_exceeded = False
-        self._buffer = b""
+        self._buffer: list[bytes] = []  # the chunks of a reply line being read
+        self._nonce = ""
         if self.mode == "box":
             python, user = sys.executable, {}
             uid = _box_uid(self.workdir)
@@ -465,9 +611,12 @@ class SandboxProcess:
             uid = user.get("user")
             if not limits.network:
                 network_isolation_available()  # warns once where namespaces cannot be made
-        if uid is not None:
+        if uid is not None and self.mode != "box":
+            # the weaker mode's child works in the host directory itself (in the box it
+            # gets a tmpfs there); the owner marker stays ours
             for path in (self.workdir, *(str(p) for p in Path(self.workdir).rglob("*"))):
-                os.chown(path, uid, uid)
+                if Path(path).name != _OWNER_FILE:
+                    os.chown(path, uid, uid)
         reply_read, reply_write = os.pipe()
         config = {"path": [_package_root(), *sys_path], "entry": entry, "mode": mode,
                   "reply_fd": reply_write, "restricted": limits.restricted,
@@ -477,7 +626,11 @@ class SandboxProcess:
         flags = ["-I", "-S", "-u"] if limits.restricted else ["-I", "-u"]
         argv = [python, *flags, "-c", _BOOTSTRAP, "ggp.sandbox._child", json.dumps(config)]
         if self.mode == "box":
-            command = _box_command(limits, argv, self.workdir, uid, sys_path)
+            command = _box_command(limits, argv, self.workdir, uid, sys_path,
+                                   tuple(sorted(files)))
+            self.cgroup = _make_cgroup(limits)
+            if self.cgroup is not None:
+                command = self.cgroup.wrap(command)
         else:
             command = _launcher_command(python, limits, argv, weak=True)
         env = {**BASE_ENV, "HOME": self.workdir, "TMPDIR": self.workdir,
@@ -503,7 +656,7 @@ class SandboxProcess:
             )
         except BaseException:
             os.close(reply_read)
-            shutil.rmtree(self.workdir, ignore_errors=True)
+            self._remove_private()
             raise
         finally:
             os.close(reply_write)
@@ -519,24 +672,32 @@ class SandboxProcess:
         Raises :class:`SandboxFailure` on any failure; the child is then dead.
         """
         deadline = time.monotonic() + timeout
+        # A fresh id the child must echo: a reply written ahead of time, or left over
+        # from an earlier request, answers the wrong request and is refused.
+        self._nonce = secrets.token_hex(8)
         try:
-            data = (json.dumps(message) + "\n").encode()
+            data = (json.dumps({"id": self._nonce, **message}) + "\n").encode()
         except (TypeError, ValueError) as exc:
             raise SandboxFailure("protocol", f"request is not JSON: {exc}") from exc
         self._write(data, deadline)
         line = self._read_line(deadline)
         try:
-            reply = json.loads(line)
-        except ValueError:
-            raise self._failure("protocol", f"reply is not JSON: {line[:200]!r}") from None
-        if not isinstance(reply, dict) or not ({"ok", "error"} & reply.keys()):
-            raise self._failure("protocol", f"malformed reply: {str(reply)[:200]}")
+            reply = decode_bounded(line, self.limits)  # (JSON allows the newline)
+        except ReplyError as exc:
+            raise self._failure("protocol", str(exc)) from None
+        if (not isinstance(reply, dict) or reply.get("id") != self._nonce
+                or len(reply) != 2 or len({"ok", "error"} & reply.keys()) != 1):
+            raise self._failure("protocol", "the reply does not answer the request sent")
         if "error" in reply:
-            error = reply["error"] if isinstance(reply["error"], dict) else {}
+            error = reply["error"]
+            if not (isinstance(error, dict)
+                    and all(isinstance(error.get(k, ""), str)
+                            for k in ("type", "message", "traceback"))):
+                raise self._failure("protocol", "malformed error reply")
             kind = "memory" if error.get("type") == "MemoryError" else "exception"
-            detail = f"{error.get('type', 'Error')}: {error.get('message', '')}"
+            detail = f"{error.get('type', 'Error')[:100]}: {error.get('message', '')[:2000]}"
             if error.get("traceback"):
-                detail += "\n" + str(error["traceback"])
+                detail += "\n" + error["traceback"][-4000:]
             raise SandboxFailure(kind, detail, stdout=self.stdout.text(),
                                  stderr=self.stderr.text())
         return reply["ok"]
@@ -560,7 +721,11 @@ class SandboxProcess:
                 raise self._failure("crash", "the process exited before the request") from exc
 
     def _read_line(self, deadline: float) -> bytes:
-        while b"\n" not in self._buffer:
+        """One reply line (with its newline). Chunks are kept apart until the line is
+        complete and joined once, so an oversized reply costs at most its cap, and is
+        dropped unread."""
+        chunks, size = self._buffer, sum(len(c) for c in self._buffer)
+        while not chunks or b"\n" not in chunks[-1]:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise self._failure("timeout", "no answer before the deadline")
@@ -570,11 +735,18 @@ class SandboxProcess:
             chunk = os.read(self._replies, 1 << 20)
             if not chunk:
                 raise self._failure("crash", "the process exited without answering")
-            self._buffer += chunk
-            if len(self._buffer) > _MAX_REPLY_BYTES:
-                raise self._failure("protocol", "reply larger than 64 MiB")
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        return line
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > self.limits.reply_bytes + 1:
+                chunks.clear()
+                raise self._failure("protocol", "reply larger than "
+                                    f"{self.limits.reply_bytes} bytes")
+        data = b"".join(chunks)
+        chunks.clear()
+        if data.index(b"\n") != len(data) - 1:
+            # one reply per request: anything more was written ahead by the child
+            raise self._failure("protocol", "more than one reply to a request")
+        return data
 
     # ------------------------------------------------------------------ failures
     def _check_output(self) -> None:
@@ -604,10 +776,16 @@ class SandboxProcess:
         if self.output_exceeded:
             kind, detail = "output", (f"printed more than {self.limits.max_output_bytes} "
                                       "bytes")
-        elif kind == "timeout":
+        elif kind == "timeout" and not (self.cgroup is not None
+                                        and self.cgroup.oom_killed()):
             pass
         elif code is not None and code == -signal.SIGXCPU:
             kind, detail = "cpu", f"CPU time limit of {self.limits.cpu_seconds} s exceeded"
+        elif kind in ("crash", "timeout") and self.cgroup is not None and \
+                self.cgroup.oom_killed():
+            kind, detail = "memory", (f"the box went over its memory limit of "
+                                      f"{self.limits.memory_mb} MiB (all its processes "
+                                      "and files together)")
         elif kind == "crash" and "MemoryError" in stderr:
             kind, detail = "memory", f"out of memory (limit {self.limits.memory_mb} MiB)"
         elif kind == "crash" and code is not None:
@@ -620,6 +798,8 @@ class SandboxProcess:
         """Kill the whole process group (forked children included) and reap the child."""
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
+        if self.cgroup is not None:
+            self.cgroup.kill_all()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
 
@@ -630,6 +810,14 @@ class SandboxProcess:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=grace)
         self.kill()
-        os.close(self._replies)
+        with contextlib.suppress(OSError):
+            os.close(self._replies)
+        self._remove_private()
+
+    def _remove_private(self) -> None:
+        """Remove the private directory and the box's control group."""
         shutil.rmtree(self.workdir, ignore_errors=True)
+        if self.cgroup is not None:
+            self.cgroup.remove()
+            self.cgroup = None
 

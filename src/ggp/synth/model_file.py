@@ -3,9 +3,9 @@
 ``ggp synth path/to/game.py`` treats the file exactly as a registered game: training and
 held-out games are recorded from it, the rules come from ``--rules FILE`` or the module's
 ``RULES`` string. The file is still user code, so it never runs in the ggp process: the
-whole recording happens in a sandboxed child (:func:`ggp.sandbox.run_entry`, offline,
-with memory and CPU limits), which sends back the trajectory files, the rules text and the
-metadata; the parent validates the trajectories as it would a user's trajectory file.
+whole recording happens in a sandboxed worker (offline, with memory and CPU limits), which
+sends back the rules text, the metadata and the trajectory files (in pages of bounded
+size); the parent validates the trajectories as it would a user's trajectory file.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def record_model_file(path: str | Path, *, games: int, seed: int, players: list[
     Returns ``{"rules", "name", "train": TrajectorySet, "test": TrajectorySet | None,
     "test_players"}``.
     """
-    from ggp.sandbox import Limits, run_entry
+    from ggp.sandbox import Limits, SandboxFailure, Worker
 
     path = Path(path)
     if not path.is_file():
@@ -44,20 +44,53 @@ def record_model_file(path: str | Path, *, games: int, seed: int, players: list[
                "games": games, "seed": seed, "players": players, "deck": deck,
                "view_player": view_player, "test_games": test_games,
                "test_seed": test_seed, "test_players": test_players}
-    result = run_entry("ggp.synth.model_file", payload, timeout=timeout,
-                       limits=Limits(memory_mb=4096, cpu_seconds=int(timeout),
-                                     network=False))
-    if not result.ok:
+    limits = Limits(memory_mb=4096, cpu_seconds=int(timeout), network=False)
+    texts: dict[str, str | None] = {}
+    try:
+        # the recording is made when the worker starts; its files then come back in
+        # pages, so that no single reply is large (replies are bounded, docs/sandbox.md)
+        with Worker("ggp.synth.model_file", payload, limits=limits,
+                    start_timeout=timeout) as worker:
+            value = worker.call("header", timeout=30.0)
+            if isinstance(value, dict) and isinstance(value.get("error"), str):
+                raise ModelFileError(f"{path}: {value['error']}")
+            shaped = (isinstance(value, dict) and isinstance(value.get("rules"), str)
+                      and isinstance(value.get("name"), str)
+                      and all(isinstance(value.get(f"{k}_chars"), (int, type(None)))
+                              for k in ("train", "test")))
+            if not shaped or value.get("train_chars") is None:
+                raise ModelFileError(f"Recording games of {path} failed in the sandbox "
+                                     "(protocol): its answer is not a recording")
+            for which in ("train", "test"):
+                texts[which] = _fetch(worker, which, value[f"{which}_chars"], path)
+    except SandboxFailure as exc:
         raise ModelFileError(f"Recording games of {path} failed in the sandbox "
-                             f"({result.kind}): {result.detail.strip()[-500:]}")
-    value = result.value
-    if "error" in value:
-        raise ModelFileError(f"{path}: {value['error']}")
+                             f"({exc.kind}): {exc.detail.strip()[-500:]}") from None
     with tempfile.TemporaryDirectory() as tmp:
-        train = _trajectories(Path(tmp) / "train.jsonl", value["train"])
-        test = _trajectories(Path(tmp) / "test.jsonl", value["test"]) if value["test"] else None
+        train = _trajectories(Path(tmp) / "train.jsonl", texts["train"] or "")
+        test = _trajectories(Path(tmp) / "test.jsonl", texts["test"]) if texts["test"] \
+            else None
+    test_players = value.get("test_players")
     return {"rules": value["rules"], "name": value["name"], "train": train, "test": test,
-            "test_players": value["test_players"]}
+            "test_players": test_players if isinstance(test_players, list) else None}
+
+
+#: Characters of a recording per reply.
+PAGE_CHARS = 1 << 20
+
+
+def _fetch(worker: Any, which: str, chars: int | None, path: Path) -> str | None:
+    """The recorded file ``which`` (``chars`` long, as the header said), page by page."""
+    if chars is None:
+        return None
+    pages: list[str] = []
+    for offset in range(0, chars, PAGE_CHARS):
+        page = worker.call("page", {"which": which, "offset": offset}, timeout=30.0)
+        if not isinstance(page, str) or len(page) != min(PAGE_CHARS, chars - offset):
+            raise ModelFileError(f"Recording games of {path} failed in the sandbox "
+                                 "(protocol): a page of the recording has the wrong size")
+        pages.append(page)
+    return "".join(pages)
 
 
 def _trajectories(path: Path, text: str) -> TrajectorySet:
@@ -108,3 +141,26 @@ def main(payload: dict[str, Any]) -> dict[str, Any]:
     rules = getattr(model.namespace, "RULES", "") or ""
     return {"rules": rules if isinstance(rules, str) else "", "name": model.name,
             "train": texts[0], "test": texts[1], "test_players": test_players}
+
+
+class _Recording:
+    """The recording made at the worker's start, served in pages (runs in the child)."""
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        self.value = main(payload)
+
+    def header(self) -> dict[str, Any]:
+        if "error" in self.value:
+            return {"error": self.value["error"]}
+        return {"rules": self.value["rules"], "name": self.value["name"],
+                "test_players": self.value["test_players"],
+                **{f"{k}_chars": None if self.value[k] is None else len(self.value[k])
+                   for k in ("train", "test")}}
+
+    def page(self, which: str, offset: int) -> str:
+        return self.value[which][offset:offset + PAGE_CHARS]
+
+
+def make_handler(payload: dict[str, Any]) -> _Recording:
+    """Worker entry: record the games now; :meth:`_Recording.page` sends them back."""
+    return _Recording(payload)

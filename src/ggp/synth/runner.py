@@ -1,25 +1,27 @@
 """Run generated unit tests against candidate code in the sandbox; structured results.
 
-Each call starts fresh restricted sandbox workers (:class:`ggp.sandbox.Worker`, see
-docs/sandbox.md) that load the candidate once and run its tests one by one, so a
-candidate that loops, crashes, floods output or misbehaves in any other way only fails
-its own tests. Large test sets are split into chunks, one worker each.
+Each call starts fresh restricted sandbox workers (:class:`ggp.sandbox.modelbox.CallBox`,
+see docs/sandbox.md) that load the candidate once; its tests run one by one, each as its
+plan: the judge (:mod:`ggp.synth.judge`, in this process) sends the model calls, the box
+returns what they returned, and the judge compares with the expected values, which never
+enter the box. A candidate that loops, crashes, floods output, tampers with its box or
+misbehaves in any other way only fails its own tests. Large test sets are split into
+chunks, one worker each.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from importlib import resources
 
-from ggp.sandbox import Limits, SandboxFailure, Worker
-from ggp.synth.unit_tests import KINDS, PRELUDE, UnitTest
+from ggp.sandbox import Limits, SandboxFailure
+from ggp.sandbox.modelbox import CallBox
+from ggp.synth.judge import judge
+from ggp.synth.unit_tests import KINDS, UnitTest
 
 #: After this many tests of one chunk timed out, its remaining tests are not run (slow
 #: code would make each of them wait for its timer too).
 MAX_TIMEOUTS = 3
-#: Seconds the parent waits beyond a test's own timer before killing the worker.
-_GRACE = 2.0
 
 
 @dataclass
@@ -71,10 +73,6 @@ class RunReport:
         return {r.id: r.to_dict() for r in self.results}
 
 
-def _harness_source() -> str:
-    return resources.files("ggp.synth").joinpath("_harness.py").read_text(encoding="utf-8")
-
-
 def run_tests(
     code: str,
     tests: list[UnitTest],
@@ -87,8 +85,12 @@ def run_tests(
     """Run ``tests`` against ``code``; every test gets a result, passed or not.
 
     ``limits`` sets the workers' resources; they always run restricted and offline.
-    ``on_test(done, total)`` is called as results come in.
+    ``on_test(done, total)`` is called as results come in. Every test needs a plan (the
+    generators of :mod:`ggp.synth.unit_tests` give one).
     """
+    unplanned = [t.id for t in tests if not t.plan]
+    if unplanned:
+        raise ValueError(f"tests without a plan cannot be judged: {unplanned[:3]}")
     report = RunReport()
     for start in range(0, len(tests), chunk):
         part = tests[start:start + chunk]
@@ -133,9 +135,8 @@ def _run_chunk(code: str, tests: list[UnitTest], test_seconds: float, limits: Li
                     report.results += [TestResult(t.id, t.kind, False, error) for t in pending]
                     return
                 test = pending[0]
-                record = worker.call("run", {"test_id": test.id, "source": test.source},
-                                     timeout=test_seconds + _GRACE)
-                result = _test_result(test, record)
+                passed, error, output = judge(worker, test.plan, test_seconds)
+                result = TestResult(test.id, test.kind, passed, error, output)
                 report.results.append(result)
                 pending.pop(0)
                 if tick and len(report.results) % 50 == 0:
@@ -156,14 +157,11 @@ def _run_chunk(code: str, tests: list[UnitTest], test_seconds: float, limits: Li
             worker.close()
 
 
-def _start(code: str, test_seconds: float, limits: Limits, report: RunReport) -> Worker | None:
-    """A worker with the candidate loaded, or None (and ``report.load_error`` set)."""
-    files = {"harness.py": _harness_source(), "cwm.py": code}
-    init = {"prelude": PRELUDE, "test_seconds": test_seconds}
+def _start(code: str, test_seconds: float, limits: Limits, report: RunReport) -> CallBox | None:
+    """A box with the candidate loaded, or None (and ``report.load_error`` set)."""
     try:
-        worker = Worker("harness.py", init, files=files, limits=limits,
-                        start_timeout=test_seconds + 10.0)
-        report.load_error = worker.call("load_error", timeout=10.0)
+        worker = CallBox(code, loader="cwm", limits=limits, load_seconds=test_seconds)
+        report.load_error = worker.load_error
     except SandboxFailure as failure:
         problem = _describe(failure)
         report.sandbox_problems.append(problem)
@@ -173,13 +171,6 @@ def _start(code: str, test_seconds: float, limits: Limits, report: RunReport) ->
         worker.close()
         return None
     return worker
-
-
-def _test_result(test: UnitTest, record: object) -> TestResult:
-    if not isinstance(record, dict):  # the candidate tampered with the harness
-        return TestResult(test.id, test.kind, False, "The test reported no result.")
-    return TestResult(test.id, test.kind, bool(record.get("passed")), record.get("error"),
-                      str(record.get("output", "")))
 
 
 def _describe(failure: SandboxFailure) -> str:

@@ -51,7 +51,9 @@ class {name}(CWMTestCase):
                              "the player's observation in the sampled state")
         self.assertTrue(get_legal_actions(state), "no legal actions in the sampled state")
 '''
-    return UnitTest(name, "inference", source)
+    plan = {"kind": "state_inference", "player": player,
+            "history": [[obs, action] for obs, action in history]}
+    return UnitTest(name, "inference", source, plan)
 
 
 def state_inference_tests(trajectories: TrajectorySet, prefix: str = "") -> list[UnitTest]:

@@ -19,14 +19,17 @@ Three kinds of test (seed 000 §4.1, App. G.2 and G.5):
 
 Expected values are JSON literals; results are normalized through JSON before comparing
 (so a tuple equals a list, as the protocol says), and ``unittest``'s messages show the
-expected and the actual value. The same source is shown to the LLM and run in the
-sandbox, so what the model reads is exactly what is measured.
+expected and the actual value. The source is what the LLM reads; what runs is the test's
+``plan``, the same test as data: :mod:`ggp.synth.judge` sends its model calls to the
+candidate's box and makes the source's comparisons in the parent, so expected values
+never enter the box and a candidate cannot forge a pass (docs/sandbox.md).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from ggp.core.protocol import CHANCE, TERMINAL
 from ggp.synth.trajectories import TrajectorySet
@@ -68,11 +71,14 @@ class CWMTestCase(unittest.TestCase):
 
 @dataclass(frozen=True)
 class UnitTest:
-    """One generated test: a stable id, its kind and its ``unittest`` source."""
+    """One generated test: a stable id, its kind, its ``unittest`` source (shown to the
+    LLM) and its plan (the same test as data, run by :mod:`ggp.synth.judge`)."""
 
     id: str
     kind: str
     source: str
+    plan: dict[str, Any] = field(default_factory=dict, compare=False, hash=False,
+                                 repr=False)
 
 
 def _lit(value) -> str:
@@ -119,7 +125,13 @@ def transition_test(name: str, step, next_step, *, check_initial: bool) -> UnitT
         f"        self.assertJSONEqual({_lit(next_step.state)}, apply_action(state, "
         f"{action!r}), {f'apply_action(state, {action!r})'!r})",
     ]
-    return UnitTest(name, "transition", "\n".join(lines) + "\n")
+    plan = {"kind": "transition", "state": step.state, "check_initial": check_initial,
+            "player": step.current_player, "player_name": step.player_name or None,
+            "rewards": step.rewards, "observations": step.observations,
+            "legal": sorted(step.legal_actions), "action": action, "next": next_step.state,
+            "chance": ({a: round(float(p), 12) for a, p in step.chance_outcomes}
+                       if step.current_player == CHANCE and step.chance_outcomes else None)}
+    return UnitTest(name, "transition", "\n".join(lines) + "\n", plan)
 
 
 def terminal_test(name: str, step) -> UnitTest:
@@ -138,7 +150,9 @@ def terminal_test(name: str, step) -> UnitTest:
         "        self.assertJSONEqual([], list(get_legal_actions(state)), "
         "'get_legal_actions(state)')",
     ]
-    return UnitTest(name, "terminal", "\n".join(lines) + "\n")
+    plan = {"kind": "terminal", "state": step.state, "rewards": step.rewards,
+            "observations": step.observations}
+    return UnitTest(name, "terminal", "\n".join(lines) + "\n", plan)
 
 
 def random_play_test(name: str, initial_state, num_players: int, seed: int,
@@ -165,7 +179,9 @@ class {name}(CWMTestCase):
             state = apply_action(state, action)
         self.fail("no terminal state after {max_steps} random steps")
 '''
-    return UnitTest(name, "random_play", source)
+    plan = {"kind": "random_play", "initial": initial_state, "players": num_players,
+            "seed": seed, "max_steps": max_steps}
+    return UnitTest(name, "random_play", source, plan)
 
 
 def inference_test(name: str, initial_state, history: list, player: int,
@@ -201,7 +217,10 @@ class {name}(CWMTestCase):
                              "the player's last observation")
         self.assertIsNone(next(views, None), "observations left over after the history")
 '''
-    return UnitTest(name, "inference", source)
+    plan = {"kind": "inference", "initial": initial_state,
+            "history": [[obs, action] for obs, action in history], "player": player,
+            "last_is_terminal": last_is_terminal}
+    return UnitTest(name, "inference", source, plan)
 
 
 def _open_deck_views(trajectory) -> dict[int, list[list]]:

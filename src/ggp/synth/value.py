@@ -26,7 +26,6 @@ from typing import Any
 
 from ggp.core.protocol import GameMetadata
 from ggp.llm import LLM
-from ggp.sandbox import Limits, run_entry
 from ggp.sandbox.hosted import model_file
 from ggp.synth.llm import RecordingLLM
 from ggp.synth.prompts import extract_code_blocks
@@ -55,14 +54,12 @@ def value_prompt(game: str, rules: str, model_code: str) -> str:
 
 def check_candidate(model_code: str, value_code: str, *, games: int = 5,
                     seed: int = 0, seconds: float = 60.0) -> dict[str, Any]:
-    """Sandboxed check of one candidate: ``{"ok", "error", "checked"}``."""
-    result = run_entry("ggp.cwm.checks", {"model": model_code, "value": value_code,
-                                          "games": games, "seed": seed},
-                       timeout=seconds, limits=Limits(memory_mb=1024, cpu_seconds=120,
-                                                     restricted=True, network=False))
-    if not result.ok:
-        return {"ok": False, "error": f"{result.kind}: {result.detail[-500:]}", "checked": 0}
-    return result.value
+    """Sandboxed check of one candidate, judged in this process:
+    ``{"ok", "error", "checked"}`` (:func:`ggp.cwm.checks.check_value_function`)."""
+    from ggp.cwm.checks import check_value_function
+
+    return check_value_function(model_code, value_code, games=games, seed=seed,
+                                seconds=seconds)
 
 
 def synthesize_values(run_dir: str | Path, llm: LLM | None, metadata: GameMetadata, *,
