@@ -121,10 +121,10 @@ def llm_spec(table: dict[str, Any], game: str, args: argparse.Namespace) -> str:
     if args.backend == "scripted":
         return f"{base}:backend=scripted"
     spec = f"{base}:backend=exchange:exchange_dir={portable(exchange_dir(args, game))}"
-    if table["games"][game].get("duplicate"):
-        # one folder per seat (exchange_dir/seatN), one answerer each: an answerer that
-        # remembers its earlier prompts never sees both seats of one deal
-        spec += ":seat_folders=true"
+    # one folder per seat (exchange_dir/seatN), one answerer each: two answerers work
+    # at once, and in duplicate games an answerer that remembers its earlier prompts
+    # never sees both seats of one deal
+    spec += ":seat_folders=true"
     if args.exchange_timeout is not None:
         spec += f":exchange_timeout_s={args.exchange_timeout:g}"
     return spec
