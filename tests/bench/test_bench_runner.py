@@ -111,6 +111,14 @@ def test_replay_of_a_recorded_suite_reproduces_the_results(first_run, tmp_path):
             assert new[key] == old[key], key
         assert new["replayed_calls"] == 1 and new["play"] is None
         assert new["backend"]["replayed_from"].endswith(f"{new['game']}/synth")
+    # exported as a recorded suite (one folder per game), it replays the same way
+    from ggp.benchmark.runner import export_recorded
+
+    assert sorted(export_recorded(out, tmp_path / "recorded")) == sorted(GAMES)
+    again = run_suite(SUITE, tmp_path / "replay2", _options(llm=None, replay=str(
+        tmp_path / "recorded"), play_matches=0), games=GAMES)
+    assert [r["curve"] for r in again] == [r["curve"] for r in rows]
+    assert (tmp_path / "recorded" / "report.md").is_file()
     # a recorded suite without the game is a one-line error for that game only
     lone = run_suite(SUITE, tmp_path / "missing", _options(llm=None, replay=str(tmp_path)),
                      games=["chain_count"])

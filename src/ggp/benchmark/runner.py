@@ -409,3 +409,40 @@ def run_suite(suite: Suite, out: str | Path, options: BenchOptions, *,
     ordered = [rows[g.name] for g in selected]
     write_report(out, ordered, suite=suite.name, settings=settings)
     return ordered
+
+
+#: The files of a synthesis run that a recorded suite keeps: enough to replay it
+#: (:func:`ggp.synth.run.replay_plan` reads the inputs of a model-file run from them) and
+#: to inspect it.
+RECORDED_FILES = ("metadata.json", "exchanges.jsonl", "rules.txt", "trajectories.jsonl",
+                  "test_trajectories.jsonl", "cwm.py", "tree.json", "report.json")
+
+
+def export_recorded(out: str | Path, dest: str | Path) -> list[str]:
+    """Copy the synthesis runs of a suite run folder ``out`` into a recorded suite
+    ``dest`` (``dest/GAME/`` per game, plus the report files), which ``--replay dest``
+    reproduces offline. Returns the games exported."""
+    import shutil
+
+    out, dest = Path(out), Path(dest)
+    bench_file = out / "bench.json"
+    if not bench_file.is_file():
+        raise RunnerError(f"{out} is not the output folder of ggp bench synth (no "
+                          "bench.json).")
+    games = json.loads(bench_file.read_text(encoding="utf-8"))["games"]
+    exported = []
+    for game in games:
+        run = out / game / "synth"
+        meta = run / "metadata.json"
+        if not meta.is_file() or json.loads(meta.read_text(encoding="utf-8")).get(
+                "status") not in FINISHED:
+            continue
+        (dest / game).mkdir(parents=True, exist_ok=True)
+        for name in RECORDED_FILES:
+            if (run / name).is_file():
+                shutil.copy2(run / name, dest / game / name)
+        exported.append(game)
+    for name in ("report.md", "report.json", "report.csv", "summary.png"):
+        if (out / name).is_file():
+            shutil.copy2(out / name, dest / name)
+    return exported

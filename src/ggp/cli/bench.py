@@ -2,7 +2,8 @@
 
 * ``ggp bench synth SUITE`` — synthesize, measure and play every game of a suite;
 * ``ggp bench catalogue SUITE`` — write the suite's ``CATALOGUE.md`` from ``suite.toml``;
-* ``ggp bench report OUT`` — rewrite the report of a (partial) suite run.
+* ``ggp bench report OUT`` — rewrite the report of a (partial) suite run;
+* ``ggp bench export OUT DEST`` — keep a suite run's syntheses as a recorded suite.
 """
 
 from __future__ import annotations
@@ -185,6 +186,20 @@ def report_command(
     paths = write_report(out, rows, suite=bench["suite"], settings=bench["settings"])
     console.print(f"{len(rows)}/{len(bench['games'])} games finished. Report: "
                   f"{paths['markdown']}")
+
+
+@app.command("export")
+def export_command(
+    out: Path = typer.Argument(..., help="The output folder of ggp bench synth."),
+    dest: Path = typer.Argument(..., help="The recorded suite to write, e.g. "
+                                "examples/recorded/novel."),
+) -> None:
+    """Copy the finished synthesis runs of OUT into a recorded suite DEST (one folder per
+    game), which ggp bench synth SUITE --replay DEST reproduces without a model."""
+    from ggp.benchmark.runner import export_recorded
+
+    games = export_recorded(out, dest)
+    console.print(f"Exported {len(games)} games to {dest}.")
 
 
 def _interrupt(signum: int, frame: Any) -> None:
