@@ -187,3 +187,12 @@ def test_a_hidden_information_answer_without_inference_fails_its_inference_tests
     assert row["status"] == "budget spent" and row["transition_accuracy"] == 1.0
     assert row["first_train_failure"]["kind"] == "inference"
     assert row["inference_accuracy"] == 0.0
+
+
+def test_a_closed_deck_game_is_synthesized_from_one_view(tmp_path):
+    rows = run_suite(SUITE, tmp_path / "out", _options(play_sims=5), games=["suspect_card"])
+    row = rows[0]
+    assert row["deck"] == "closed" and row["status"] == "solved"
+    assert row["inference_accuracy"] == 1.0 and row["transition_accuracy"] is None
+    assert row["behaviour"] is None  # no hidden states to compare with
+    assert row["play"]["planner"] == "ismcts" and row["play"]["gt"]["matches"] == 2

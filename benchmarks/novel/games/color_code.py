@@ -72,7 +72,7 @@ def get_observations(state):
     return [{"guesses": state["guesses"]}, {"guesses": state["guesses"]}]
 
 
-def resample_history(history, player_id):
+def resample_history(history, player_id, last_is_terminal=False):
     """A code uniformly drawn from those that explain every feedback so far."""
     guesses = history[-1][0]["guesses"]
     fits = [c for c in CODES if all(_hits(c, g) == h for _, g, h in guesses)]

@@ -78,7 +78,7 @@ def get_observations(state):
     return [{"probes": state["probes"]}, {"probes": state["probes"]}]
 
 
-def resample_history(history, player_id):
+def resample_history(history, player_id, last_is_terminal=False):
     """A treasure cell drawn uniformly from those that explain every distance."""
     probes = history[-1][0]["probes"]
     fits = [c for c in CELLS if all(_distance(c, _cell(w)) == d for _, w, d in probes)]

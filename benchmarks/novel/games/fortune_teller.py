@@ -68,7 +68,7 @@ def get_observations(state):
              "guess": state["guess"]}]
 
 
-def resample_history(history, player_id):
+def resample_history(history, player_id, last_is_terminal=False):
     """The guesser cannot tell the coin before the end: drawn from its prior."""
     obs = history[-1][0]
     coin = obs["coin"] or ("Sun" if random.random() < P_SUN else "Moon")

@@ -72,7 +72,7 @@ def get_observations(state):
              "name": state["name"]}]
 
 
-def resample_history(history, player_id):
+def resample_history(history, player_id, last_is_terminal=False):
     """The receiver cannot tell the colour before the end: drawn from the prior."""
     obs = history[-1][0]
     color = obs["color"] or random.choices(list(COLORS), weights=list(COLORS.values()))[0]

@@ -79,7 +79,7 @@ def get_observations(state):
             for p in range(2)]
 
 
-def resample_history(history, player_id):
+def resample_history(history, player_id, last_is_terminal=False):
     """Every die of the opponent is consistent with what a player saw, equally likely."""
     obs = history[-1][0]
     if obs["dice"] is not None:
@@ -87,7 +87,4 @@ def resample_history(history, player_id):
     else:
         other = random.randint(1, SIDES)
         dice = [obs["my_die"], other] if player_id == 0 else [other, obs["my_die"]]
-    actions = [f"Roll {d}" for d in dice]
-    if obs["my_die"] is None:  # asked before its own die: only the rolls so far
-        return []
-    return actions + list(obs["moves"])
+    return [f"Roll {d}" for d in dice] + list(obs["moves"])

@@ -2,6 +2,8 @@
 
 Written for ggp's novel-games benchmark (benchmarks/novel/CATALOGUE.md)."""
 
+import random
+
 from ggp.core.protocol import GameMetadata
 
 PARAMETERS = {"cards": 5, "max_turns": 10}
@@ -77,3 +79,25 @@ def get_observations(state):
              sorted(state["dealt"][1 + 2 * p:]) if len(state["dealt"]) > 1 + 2 * p else [],
              "log": state["log"],
              "middle": state["dealt"][0] if state["over"] else None} for p in range(2)]
+
+
+def resample_history(history, player_id, last_is_terminal=False):
+    """A deal drawn uniformly from those that agree with the player's hand and every
+    public answer (the middle card is one of the three cards the player does not hold)."""
+    obs = history[-1][0]
+    mine = obs["hand"]
+    others = [k for k in range(1, CARDS + 1) if k not in mine]
+    deals = []
+    for middle in others:
+        theirs = [k for k in others if k != middle]
+        if obs["middle"] is not None and middle != obs["middle"]:
+            continue
+        # the opponent only named cards it does not hold; answers name the other's hand
+        legal = all(int(action.split()[1]) not in theirs
+                    for asker, action, _ in obs["log"] if asker != player_id)
+        if legal and all((answer == "yes") == (int(action.split()[1]) in
+                                               (theirs if asker == player_id else mine))
+                         for asker, action, answer in obs["log"] if answer is not None):
+            deals.append([middle] + (mine + theirs if player_id == 0 else theirs + mine))
+    deal = random.choice(deals)
+    return [f"Deal {k}" for k in deal] + [action for _, action, _ in obs["log"]]
