@@ -21,3 +21,15 @@ class ReferenceAnswers:
         source = (self.games / f"{game}.py").read_text(encoding="utf-8")
         text = f"Scripted answer: the reference model.\n\n```python\n{source}\n```"
         return ScriptedLLM(lambda messages: text), {"name": "scripted", "model": "scripted"}
+
+
+class NeverAnswers:
+    """An LLM factory whose model never answers (like an exchange folder nobody serves)."""
+
+    def __call__(self, game: str, run_dir: Path):
+        import time
+
+        def wait_forever(messages):
+            time.sleep(3600)
+
+        return ScriptedLLM(wait_forever), {"name": "scripted", "model": "scripted"}

@@ -196,3 +196,27 @@ def test_a_closed_deck_game_is_synthesized_from_one_view(tmp_path):
     assert row["inference_accuracy"] == 1.0 and row["transition_accuracy"] is None
     assert row["behaviour"] is None  # no hidden states to compare with
     assert row["play"]["planner"] == "ismcts" and row["play"]["gt"]["matches"] == 2
+
+
+def test_an_interrupted_pool_stops_its_blocked_workers(tmp_path):
+    import multiprocessing
+    import time
+
+    from bench_fakes import NeverAnswers
+
+    def interrupt_once_waiting(statuses):
+        if all(s["phase"] == "synthesis" for s in statuses.values()):
+            raise KeyboardInterrupt
+
+    before = set(multiprocessing.active_children())  # e.g. other tests' idle pools
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        run_suite(SUITE, tmp_path / "out", _options(llm=NeverAnswers(), play_matches=0),
+                  games=["chain_count", "lights_duel"], jobs=2,
+                  on_status=interrupt_once_waiting)
+    assert time.monotonic() - started < 120
+    assert not set(multiprocessing.active_children()) - before
+    # both games stopped mid-synthesis and resume from their folders
+    for game in ("chain_count", "lights_duel"):
+        assert (tmp_path / "out" / game / "synth" / "metadata.json").is_file()
+        assert not (tmp_path / "out" / game / "result.json").exists()

@@ -209,6 +209,7 @@ def _synthesis(game: SuiteGame, run_dir: Path, options: BenchOptions,
         task = model_file_task(game.file, games=settings["train_games"], seed=options.seed,
                                deck=game.deck, view_player=game.view_player,
                                test_games=settings["test_games"], test_players=players)
+        status("synthesis", 0, budget, "waiting for the first answer")
         run_settings = Settings(seed=options.seed, max_calls=budget,
                                 test_seconds=options.test_seconds,
                                 inference=game.inference or game.deck == "closed")
@@ -349,6 +350,23 @@ def _play(game: SuiteGame, folder: Path, options: BenchOptions, settings: dict[s
     return result
 
 
+def _stop_workers(pool: ProcessPoolExecutor, grace_s: float = 5.0) -> None:
+    """Stop a pool whose games may be blocked (an exchange backend waits for answers
+    forever): SIGTERM first, so a synthesis can record that it was interrupted, then
+    SIGKILL. Every game resumes from its folder on the next run."""
+    # The executor has no public handle on its processes; without one, shutdown would
+    # wait for games that may never end.
+    processes = list(getattr(pool, "_processes", {}).values())
+    for process in processes:
+        process.terminate()
+    deadline = time.monotonic() + grace_s
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
 # --------------------------------------------------------------------------- the suite
 def run_suite(suite: Suite, out: str | Path, options: BenchOptions, *,
               games: list[str] | None = None, jobs: int = 1,
@@ -393,7 +411,8 @@ def run_suite(suite: Suite, out: str | Path, options: BenchOptions, *,
             poll()
             finish(run_game(game, out, options, settings))
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pool = ProcessPoolExecutor(max_workers=jobs)
+        try:
             pending = {pool.submit(run_game, g, out, options, settings): g for g in selected}
             while pending:
                 done, _ = wait(pending, timeout=poll_seconds, return_when=FIRST_COMPLETED)
@@ -405,6 +424,10 @@ def run_suite(suite: Suite, out: str | Path, options: BenchOptions, *,
                     except Exception as exc:  # noqa: BLE001 - a worker died
                         finish({"game": game.name, "tags": list(game.tags),
                                 "status": "error", "error": f"{type(exc).__name__}: {exc}"})
+        except BaseException:
+            _stop_workers(pool)
+            raise
+        pool.shutdown()
     poll()
     ordered = [rows[g.name] for g in selected]
     write_report(out, ordered, suite=suite.name, settings=settings)
