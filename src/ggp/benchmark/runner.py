@@ -364,6 +364,7 @@ def _stop_workers(pool: ProcessPoolExecutor, grace_s: float = 5.0) -> None:
         process.join(max(0.0, deadline - time.monotonic()))
         if process.is_alive():
             process.kill()
+            process.join(5)
     pool.shutdown(wait=False, cancel_futures=True)
 
 
