@@ -50,7 +50,8 @@ def apply_action(state, action):
     proposer, pie = state["round"] % 2, PIES[state["round"]]
     if action == "Accept":
         rewards = [0.0, 0.0]
-        rewards[proposer], rewards[1 - proposer] = float(pie - state["offer"]), float(state["offer"])
+        rewards[proposer] = float(pie - state["offer"])
+        rewards[1 - proposer] = float(state["offer"])
         return {**state, "over": True, "rewards": rewards}
     nxt = state["round"] + 1
     return {"round": min(nxt, len(PIES) - 1), "offer": None,

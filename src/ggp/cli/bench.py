@@ -71,7 +71,7 @@ def synth_command(
       ggp bench synth benchmarks/novel --backend exchange --exchange-dir prompts/
       --jobs 4 --trusted --out runs/bench/novel
     """
-    from ggp.benchmark.runner import BenchOptions, LLMOptions, run_suite
+    from ggp.benchmark.runner import BenchOptions, LLMOptions
     from ggp.benchmark.suite import load_suite
 
     loaded = load_suite(suite)
