@@ -25,7 +25,8 @@ counts are a draw (0 and 0). Rewards come only on the last move. Each player obs
 own hand (sorted), the card it has just played while the opponent answers (else null), the
 called rank, the pile size, both hand sizes, and the public log of answered plays as
 [player who played, called rank, answer, card shown or null, player who took the pile or
-null]."""
+null].
+Observation keys: "hand", "my_pending", "called", "pile_size", "hand_sizes", "log"."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False, chance=True)

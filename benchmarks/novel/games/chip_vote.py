@@ -21,7 +21,8 @@ the next proposal follows; if the last proposal fails, every player gets 0. Rewa
 on the last move. Each player wants only its own chips (not zero-sum). Each player observes
 the proposal number, the current proposal (null before it is made), its own vote on it
 (null if it has not voted), and the finished proposals as {{"proposer": k, "split": [..],
-"votes": [votes in voting order]}}."""
+"votes": [votes in voting order]}}.
+Observation keys: "number" (0 or 1), "split", "my_vote", "history"."""
 
 METADATA = GameMetadata(num_players=N, min_utility=0.0, max_utility=float(CHIPS), zero_sum=False,
                         outcome="payoff", perfect_information=False, simultaneous=True)

@@ -23,7 +23,10 @@ with probability 0.5, "Grow 4" with probability 0.3; the lake never holds more t
 after a season's catch (no regrowth then). A player's score is the total number of fish it
 caught; each player wants only its own score to be high (not zero-sum). Each player
 observes the fish in the lake, the season number (1..{SEASONS}), its own pending demand this
-season, every player's catch in each finished season, and whether the lake collapsed."""
+season, every player's catch in each finished season, and whether the lake collapsed.
+Observation keys: "fish", "season" (it stays at the last season played when the game
+ends), "history" (one [catch of 0, catch of 1, catch of 2] per finished season; [0, 0, 0]
+for a collapse), "collapsed", "my_pending" (null when none)."""
 
 METADATA = GameMetadata(num_players=3, min_utility=0.0, max_utility=float(SEASONS * MAX_CATCH),
                         zero_sum=False, outcome="payoff", perfect_information=False,

@@ -23,7 +23,8 @@ other -1). After two passes in a row the game is blocked: the player with fewer 
 hand wins, and equal pips are a draw (0 and 0). Rewards come only on the last move. Each
 player observes its own hand (sorted), the line as a list of [left pips, right pips], both
 hand sizes, the boneyard size, and the public log of moves as [player, action] (a draw
-shows as "Draw" without the tile)."""
+shows as "Draw" without the tile).
+Observation keys: "hand", "line", "hand_sizes", "boneyard", "log"."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False, chance=True)

@@ -17,7 +17,9 @@ player who won more rounds gets reward +1 and the other -1; equal counts are a d
 0). Rewards are given on the last move only; every other reward is 0. Each player observes
 the round number, its own embers left, its own pending commitment (player 0 while player 1
 is choosing), and the public list of finished rounds as [commit of player 0, commit of
-player 1, winner] where winner is 0, 1 or null, plus the rounds won by each player."""
+player 1, winner] where winner is 0, 1 or null, plus the rounds won by each player.
+Observation keys: "round" (1 to 3; it stays 3 after the last round), "my_embers",
+"my_pending" (null when none), "rounds", "wins"."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False,

@@ -19,7 +19,9 @@ cell after moving, or if they swapped cells (they crossed). If the runner is cau
 hunter gets +1 and the runner -1 and the game ends. If the runner is still free after
 {ROUNDS} rounds, the runner gets +1 and the hunter -1. Rewards come only on the last move.
 Each player observes both positions, the number of rounds played, and its own pending step
-(player 0 while player 1 chooses); player 1 never sees player 0's pending step."""
+(player 0 while player 1 chooses); player 1 never sees player 0's pending step.
+Observation keys: "pos" ([[hunter row, column], [runner row, column]]), "round",
+"my_pending" (null when none)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False,

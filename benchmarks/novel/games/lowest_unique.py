@@ -14,7 +14,8 @@ ends. A number is unique when exactly one player picked it. The player with the 
 unique number wins: it gets reward +2 and each other player -1. If no number is unique
 (for example all three picked the same number), every player gets 0. Rewards are given on
 the last pick. Each player observes its own pick (null before it picks) and, once the game
-is over, the list of all three picks (null before)."""
+is over, the list of all three picks (null before).
+Observation keys: "my_pick", "all_picks"."""
 
 METADATA = GameMetadata(num_players=3, min_utility=-1.0, max_utility=2.0, zero_sum=True,
                         outcome="payoff", perfect_information=False, simultaneous=True)

@@ -15,7 +15,8 @@ hole, the whacker scores a hit. Then both choices are revealed. After round {ROU
 whacker wins (+1, the mole -1) if it scored at least {HITS} hits; otherwise the mole wins (+1,
 the whacker -1). Rewards come only on the last move. Each player observes the finished
 rounds as [hole hidden, hole whacked], the hits so far and its own pending choice (the
-mole while the whacker chooses; else null)."""
+mole while the whacker chooses; else null).
+Observation keys: "rounds", "hits", "my_pending" (null when none)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False,

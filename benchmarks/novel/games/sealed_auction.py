@@ -19,7 +19,8 @@ who wins nothing scores 0). Rewards are given on the last bid only; every other 
 Each player observes its own coins left, its own pending bid of the current lot (if it has
 already bid), the index of the current lot (0, 1, 2; 3 at the end), and the public results
 of finished lots as {{"bids": [b0, b1, b2], "winner": player or null}}. This is not a
-zero-sum game."""
+zero-sum game.
+Observation keys: "my_coins", "lot", "my_pending_bid" (null when none), "results"."""
 
 METADATA = GameMetadata(num_players=3, min_utility=-6.0, max_utility=15.0, zero_sum=False,
                         outcome="payoff", perfect_information=False, simultaneous=True)

@@ -21,7 +21,8 @@ player who made that claim wins (+1) and the challenger loses (-1); otherwise th
 challenger wins (+1) and the claimer loses (-1). After a claim of {TOP} the other player can
 only challenge. Rewards are given on the last move only. Each player observes its own die,
 the list of moves made after the dice (claims and the challenge, as action strings, in
-order) and, once the game is over, both dice as [die of player 0, die of player 1]."""
+order) and, once the game is over, both dice as [die of player 0, die of player 1].
+Observation keys: "my_die", "moves", "dice"."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False, chance=True)

@@ -21,7 +21,8 @@ otherwise the accuser gets -1 and the opponent +1. If {MAX_TURNS} turns pass wit
 accusation, the game is a draw (0 and 0). Rewards come only on the last move. Each player
 observes its own hand (sorted) and the public log of turns as [player, action, answer] with
 answer "yes" or "no" for a question and null for an accusation; at the end it also sees the
-middle card (null before)."""
+middle card (null before).
+Observation keys: "hand", "log", "middle"."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False, chance=True)

@@ -21,7 +21,8 @@ the winner leads the next trick. At the end each player's reward is the number o
 it won minus 1 (so the rewards sum to 0), given on the last card. Each player observes its
 own hand (sorted), the cards played in the current trick as [player, card], the finished
 tricks as {{"plays": [[player, card], ...], "winner": player}}, and the tricks won by each
-player."""
+player.
+Observation keys: "hand", "trick", "done", "won"."""
 
 METADATA = GameMetadata(num_players=3, min_utility=-1.0, max_utility=2.0, zero_sum=True,
                         outcome="payoff", perfect_information=False, chance=True)
