@@ -19,7 +19,8 @@ a tie (0 and 0). Rewards are the chips won or lost (for example +{ANTE + BET} an
 called bet), given on the last move. Each player observes its own dice (in the order
 rolled), the betting actions so far (a list of action strings) and, after a showdown, both
 players' dice as [[player 0's dice], [player 1's dice]] (null otherwise).
-Observation keys: "my_dice", "bets", "showdown"."""
+Observation keys: "my_dice", "bets", "showdown".
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-(ANTE + BET), max_utility=ANTE + BET,
                         zero_sum=True, outcome="payoff", perfect_information=False,

@@ -13,7 +13,8 @@ in order 0, 1, 2, 3, 0, ... On a turn a player adds 1, 2 or 3 to the count ("Add
 added 3. The player who brings the count to exactly {LIMIT} loses: it gets -{N - 1} and every
 other player +1, and the game ends. Rewards come only on the last move. Everybody sees the
 whole state: the count, whose turn it is and what the previous player added (0 at the
-start)."""
+start).
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=N, min_utility=-(N - 1.0), max_utility=1.0, zero_sum=True,
                         outcome="payoff", perfect_information=True)

@@ -26,7 +26,8 @@ own hand (sorted), the card it has just played while the opponent answers (else 
 called rank, the pile size, both hand sizes, and the public log of answered plays as
 [player who played, called rank, answer, card shown or null, player who took the pile or
 null].
-Observation keys: "hand", "my_pending", "called", "pile_size", "hand_sizes", "log"."""
+Observation keys: "hand", "my_pending", "called", "pile_size", "hand_sizes", "log".
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False, chance=True)

@@ -22,7 +22,8 @@ on the last move. Each player wants only its own chips (not zero-sum). Each play
 the proposal number, the current proposal (null before it is made), its own vote on it
 (null if it has not voted), and the finished proposals as {{"proposer": k, "split": [..],
 "votes": [votes in voting order]}}.
-Observation keys: "number" (0 or 1), "split", "my_vote", "history"."""
+Observation keys: "number" (0 or 1), "split", "my_vote", "history".
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=N, min_utility=0.0, max_utility=float(CHIPS), zero_sum=False,
                         outcome="payoff", perfect_information=False, simultaneous=True)

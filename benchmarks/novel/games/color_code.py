@@ -20,7 +20,8 @@ player to guess the whole code gets +1 and the other -1, and the game ends. If {
 guesses in total were made without success, the game ends in a draw (0 and 0). Rewards come
 only on the last move. Both players observe the same thing: the list of guesses so far as
 [player, guess, positions right].
-Observation key: "guesses"."""
+Observation key: "guesses".
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False, chance=True)

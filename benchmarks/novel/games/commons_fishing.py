@@ -26,7 +26,8 @@ observes the fish in the lake, the season number (1..{SEASONS}), its own pending
 season, every player's catch in each finished season, and whether the lake collapsed.
 Observation keys: "fish", "season" (it stays at the last season played when the game
 ends), "history" (one [catch of 0, catch of 1, catch of 2] per finished season; [0, 0, 0]
-for a collapse), "collapsed", "my_pending" (null when none)."""
+for a collapse), "collapsed", "my_pending" (null when none).
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=3, min_utility=0.0, max_utility=float(SEASONS * MAX_CATCH),
                         zero_sum=False, outcome="payoff", perfect_information=False,

@@ -19,7 +19,8 @@ difference|. A probe at distance 0 finds the treasure: the prober gets +1 and th
 player -1, and the game ends. After {MAX_PROBES} probes without a find the game is a draw (0 and
 0). Rewards come only on the last move. Both players observe the same thing: the list of
 probes so far as [player, "r,c", distance].
-Observation key: "probes"."""
+Observation key: "probes".
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False, chance=True)

@@ -24,7 +24,8 @@ hand wins, and equal pips are a draw (0 and 0). Rewards come only on the last mo
 player observes its own hand (sorted), the line as a list of [left pips, right pips], both
 hand sizes, the boneyard size, and the public log of moves as [player, action] (a draw
 shows as "Draw" without the tile).
-Observation keys: "hand", "line", "hand_sizes", "boneyard", "log"."""
+Observation keys: "hand", "line", "hand_sizes", "boneyard", "log".
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False, chance=True)

@@ -15,7 +15,9 @@ probability 0.2; the boat moves that far. The first boat to reach mile {RIVER} o
 it gets +2 and each other boat -1, and the game ends. If {MAX_TURNS} turns were taken without a
 winner (a turn is a Row, or a Sail with its wind), the game ends with 0 for everybody.
 Rewards come only on the last move. Everybody sees the whole state: the miles of the three
-boats, whose turn it is, the number of turns taken and whether a sail awaits the wind."""
+boats, whose turn it is, the number of turns taken and whether a sail awaits the wind.
+Player names: player 0 is "boat 0", player 1 is "boat 1", player 2 is "boat 2" ("chance"
+for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=3, min_utility=-1.0, max_utility=2.0, zero_sum=True,
                         outcome="payoff", perfect_information=True, chance=True)

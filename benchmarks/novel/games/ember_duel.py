@@ -19,7 +19,8 @@ the round number, its own embers left, its own pending commitment (player 0 whil
 is choosing), and the public list of finished rounds as [commit of player 0, commit of
 player 1, winner] where winner is 0, 1 or null, plus the rounds won by each player.
 Observation keys: "round" (1 to 3; it stays 3 after the last round), "my_embers",
-"my_pending" (null when none), "rounds", "wins"."""
+"my_pending" (null when none), "rounds", "wins".
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False,

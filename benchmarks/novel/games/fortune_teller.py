@@ -18,7 +18,9 @@ matches the coin the guesser gets +1 and the teller -1, otherwise the teller get
 guesser -1; rewards come with the guess, which ends the game. The teller observes the coin,
 its announcement and, at the end, the guess; the guesser observes the announcement and, at
 the end, the coin and its guess. Observations are dicts with keys "coin",
-"announcement" and "guess" (null when not known to that player)."""
+"announcement" and "guess" (null when not known to that player).
+Player names: player 0 is "teller", player 1 is "guesser" ("chance" for chance, "terminal"
+at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False, chance=True)

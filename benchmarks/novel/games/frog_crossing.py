@@ -17,7 +17,8 @@ lands on the pad where the opponent's frog of the same lane sits, and that pad i
 all arrived wins (+1, the other -1). If {MAX_MOVES} moves were made without a winner, the game
 is a draw (0 and 0). Rewards come only on the last move. Both players see the whole state:
 the pads of all frogs as [[player 0's frogs], [player 1's frogs]], whose turn it is and the
-number of moves made."""
+number of moves made.
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=True)

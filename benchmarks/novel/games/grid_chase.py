@@ -21,7 +21,9 @@ hunter gets +1 and the runner -1 and the game ends. If the runner is still free 
 Each player observes both positions, the number of rounds played, and its own pending step
 (player 0 while player 1 chooses); player 1 never sees player 0's pending step.
 Observation keys: "pos" ([[hunter row, column], [runner row, column]]), "round",
-"my_pending" (null when none)."""
+"my_pending" (null when none).
+Player names: player 0 is "hunter", player 1 is "runner" ("chance" for chance, "terminal"
+at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False,

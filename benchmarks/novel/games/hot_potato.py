@@ -16,7 +16,8 @@ potato bursts in the hands of the player who just received it: "Burst" with prob
 k/{FUSE} and "Safe" with probability 1 - k/{FUSE} (so the {FUSE}th pass always bursts). On a
 burst the game ends: the player holding it gets -{N - 1} and every other player +1. On "Safe"
 the new holder passes next. Rewards come only on the last move. Everybody sees the whole
-state: the holder, the number of passes so far and whether a pass awaits chance."""
+state: the holder, the number of passes so far and whether a pass awaits chance.
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=N, min_utility=-(N - 1.0), max_utility=1.0, zero_sum=True,
                         outcome="payoff", perfect_information=True, chance=True)

@@ -13,7 +13,8 @@ column) numbered from 0. Two players alternate, player 0 first. A move presses o
 it (those inside the grid) switch, on to off and off to on. A player whose press leaves every
 light off wins (+1, the other -1). After {MAX_MOVES} presses without that, the game is a draw
 (0 and 0). Rewards come only on the last move. Both players see the whole state: the grid
-as {SIZE} strings ('1' on, '0' off), whose turn it is and the number of presses made."""
+as {SIZE} strings ('1' on, '0' off), whose turn it is and the number of presses made.
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=True)

@@ -15,7 +15,8 @@ unique number wins: it gets reward +2 and each other player -1. If no number is 
 (for example all three picked the same number), every player gets 0. Rewards are given on
 the last pick. Each player observes its own pick (null before it picks) and, once the game
 is over, the list of all three picks (null before).
-Observation keys: "my_pick", "all_picks"."""
+Observation keys: "my_pick", "all_picks".
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=3, min_utility=-1.0, max_utility=2.0, zero_sum=True,
                         outcome="payoff", perfect_information=False, simultaneous=True)

@@ -17,7 +17,9 @@ nothing. A miner who has dug {MAX_DIGS} times can only "Leave". The turn passes 
 miner still in the mine after the chance result (or after leaving). The game ends when
 every miner is out. Each miner's score is the gold it banked; every miner only cares about
 its own score (not zero-sum). Everybody sees the whole state: sacks, digs made, banked
-gold, who is out, whose turn it is and whether a dig awaits chance."""
+gold, who is out, whose turn it is and whether a dig awaits chance.
+Player names: player 0 is "miner 0", player 1 is "miner 1", player 2 is "miner 2"
+("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=3, min_utility=0.0, max_utility=float(MAX_DIGS * GOLD),
                         zero_sum=False, outcome="payoff", perfect_information=True,

@@ -16,7 +16,9 @@ whacker wins (+1, the mole -1) if it scored at least {HITS} hits; otherwise the 
 the whacker -1). Rewards come only on the last move. Each player observes the finished
 rounds as [hole hidden, hole whacked], the hits so far and its own pending choice (the
 mole while the whacker chooses; else null).
-Observation keys: "rounds", "hits", "my_pending" (null when none)."""
+Observation keys: "rounds", "hits", "my_pending" (null when none).
+Player names: player 0 is "mole", player 1 is "whacker" ("chance" for chance, "terminal"
+at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False,

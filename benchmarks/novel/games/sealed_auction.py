@@ -20,7 +20,8 @@ Each player observes its own coins left, its own pending bid of the current lot 
 already bid), the index of the current lot (0, 1, 2; 3 at the end), and the public results
 of finished lots as {{"bids": [b0, b1, b2], "winner": player or null}}. This is not a
 zero-sum game.
-Observation keys: "my_coins", "lot", "my_pending_bid" (null when none), "results"."""
+Observation keys: "my_coins", "lot", "my_pending_bid" (null when none), "results".
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=3, min_utility=-6.0, max_utility=15.0, zero_sum=False,
                         outcome="payoff", perfect_information=False, simultaneous=True)

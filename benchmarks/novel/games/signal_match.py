@@ -18,7 +18,9 @@ who sees the signal but not the colour, names a colour: "Name Red", "Name Green"
 "Name Blue". If the name is the hidden colour both players get +1, otherwise both get 0;
 rewards come with the name, which ends the game. Player 0 observes the colour, its signal
 and the name; player 1 observes the signal, its name and, at the end, the colour.
-Observations are dicts with keys "color", "signal" and "name" (null when unknown)."""
+Observations are dicts with keys "color", "signal" and "name" (null when unknown).
+Player names: player 0 is "signaller", player 1 is "receiver" ("chance" for chance,
+"terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=0.0, max_utility=1.0, zero_sum=False,
                         outcome="payoff", perfect_information=False, chance=True)

@@ -15,7 +15,8 @@ its own stones, that its new stone completes (one stone can complete up to four 
 After {PLACEMENTS} stones in total the game ends: more points wins (+1, the other -1), equal
 points are a draw (0 and 0). Rewards come only on the last move. Both players see the whole
 state: the board as {SIZE} strings of {SIZE} characters ('.' empty, '0' and '1' the players'
-stones), both scores, whose turn it is and the number of stones placed."""
+stones), both scores, whose turn it is and the number of stones placed.
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=True)

@@ -17,7 +17,9 @@ reward is given on player 1's move that ends the round (0 on every other move). 
 player's score is its total over the rounds and each wants only its own score to be high
 (not zero-sum). Each player observes the finished rounds as [choice of player 0, choice of
 player 1] and its own pending choice (player 0 while player 1 chooses; else null).
-Observation keys: "rounds", "my_pending" (null when none)."""
+Observation keys: "rounds", "my_pending" (null when none).
+Player names: player 0 is "hunter 0", player 1 is "hunter 1" ("chance" for chance,
+"terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=0.0, max_utility=4.0 * ROUNDS,
                         zero_sum=False, outcome="payoff", perfect_information=False,

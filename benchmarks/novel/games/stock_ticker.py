@@ -19,7 +19,9 @@ After the price move of day {DAYS} the game ends and each trader's reward is its
 shares times the final price, minus the {CASH} it started with (0 on every earlier move).
 The traders do not play against each other: each only wants its own result high (not
 zero-sum). Both see the whole state: the day (1..{DAYS}), the price, both traders' cash and
-shares, and whose turn it is ("chance" when the price is about to move)."""
+shares, and whose turn it is ("chance" when the price is about to move).
+Player names: player 0 is "trader 0", player 1 is "trader 1" ("chance" for chance,
+"terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-float(CASH), max_utility=130.0,
                         zero_sum=False, outcome="payoff", perfect_information=True,

@@ -13,7 +13,8 @@ left). A player whose take leaves the pile at a multiple of {MARK} (including 0)
 point; the player who takes the last stone scores {BONUS} more points. When the pile is
 empty the game ends: the player with more points wins (+1, the other -1), and equal points
 are a draw (0 and 0). Rewards come only on the last move. Both players see the whole
-state: the pile, both scores and whose turn it is."""
+state: the pile, both scores and whose turn it is.
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=True)

@@ -22,7 +22,8 @@ challenger wins (+1) and the claimer loses (-1). After a claim of {TOP} the othe
 only challenge. Rewards are given on the last move only. Each player observes its own die,
 the list of moves made after the dice (claims and the challenge, as action strings, in
 order) and, once the game is over, both dice as [die of player 0, die of player 1].
-Observation keys: "my_die", "moves", "dice"."""
+Observation keys: "my_die", "moves", "dice".
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False, chance=True)

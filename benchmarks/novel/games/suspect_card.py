@@ -22,7 +22,8 @@ accusation, the game is a draw (0 and 0). Rewards come only on the last move. Ea
 observes its own hand (sorted) and the public log of turns as [player, action, answer] with
 answer "yes" or "no" for a question and null for an accusation; at the end it also sees the
 middle card (null before).
-Observation keys: "hand", "log", "middle"."""
+Observation keys: "hand", "log", "middle".
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=False, chance=True)

@@ -13,7 +13,8 @@ blank cell ("Paint i") or two neighbouring blank cells ("Paint i-j" with j = i +
 no blank cell is left the game ends: each player's score is its longest run of neighbouring
 cells of its own colour; the higher score wins (+1, the other -1), equal scores are a draw
 (0 and 0). Rewards come only on the last move. Both players see the whole state: the strip
-as a string ('.' blank, '0' and '1' the players' colours) and whose turn it is."""
+as a string ('.' blank, '0' and '1' the players' colours) and whose turn it is.
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=True)

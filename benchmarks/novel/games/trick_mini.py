@@ -22,7 +22,8 @@ it won minus 1 (so the rewards sum to 0), given on the last card. Each player ob
 own hand (sorted), the cards played in the current trick as [player, card], the finished
 tricks as {{"plays": [[player, card], ...], "winner": player}}, and the tricks won by each
 player.
-Observation keys: "hand", "trick", "done", "won"."""
+Observation keys: "hand", "trick", "done", "won".
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=3, min_utility=-1.0, max_utility=2.0, zero_sum=True,
                         outcome="payoff", perfect_information=False, chance=True)

@@ -17,7 +17,8 @@ once (+1, the other -1). After {MAX_TURNS} turns in total (a turn is one Walk or
 with its chance result) the runner further ahead wins, and equal positions are a draw
 (0 and 0). Rewards come only on the last move. Both players see the whole state:
 positions, whose turn it is, the number of turns taken and whether a dash is waiting for
-its chance result."""
+its chance result.
+Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
                         outcome="win_loss_draw", perfect_information=True, chance=True)
