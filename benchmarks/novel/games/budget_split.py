@@ -15,8 +15,9 @@ pie (action "Offer k", k from 0 to the pie). The other player answers "Accept" o
 of the pie. On "Reject" the next round starts; after a rejection in round {len(PIES)} the game
 ends and both get 0. Each player's reward is its coins, given on the last move (every other
 reward is 0); each wants only its own coins to be many (not zero-sum). Both players see
-the whole state: the round, the current offer (null when none is waiting) and the list of
-rejected offers.
+the whole state: the round (counted from 0 in the state: 0, 1, 2; it stays 2 when the game
+ends after the last rejection), the current offer (null when none is waiting) and the list
+of rejected offers.
 Player names: "player 0", "player 1", ... ("chance" for chance, "terminal" at the end)."""
 
 METADATA = GameMetadata(num_players=2, min_utility=0.0, max_utility=float(PIES[0]),
