@@ -33,3 +33,13 @@ class NeverAnswers:
             time.sleep(3600)
 
         return ScriptedLLM(wait_forever), {"name": "scripted", "model": "scripted"}
+
+
+class WithoutInference(ReferenceAnswers):
+    """Answers with the reference source cut before its ``resample_history``."""
+
+    def __call__(self, game: str, run_dir: Path):
+        source = (self.games / f"{game}.py").read_text(encoding="utf-8")
+        source = source.split("\ndef resample_history")[0]
+        text = f"Scripted answer without inference.\n\n```python\n{source}\n```"
+        return ScriptedLLM(lambda messages: text), {"name": "scripted", "model": "scripted"}

@@ -180,9 +180,12 @@ def test_cli_replays_a_recorded_suite_and_rejects_unknown_games(first_run, tmp_p
 
 
 def test_a_hidden_information_answer_without_inference_fails_its_inference_tests(tmp_path):
-    # stag_hunt's reference has no resample_history, which its synthesis asks for
-    rows = run_suite(SUITE, tmp_path / "out", _options(budget=1, play_matches=0),
-                     games=["stag_hunt"])
+    from bench_fakes import WithoutInference
+
+    # stag_hunt is a hidden-information game: its synthesis asks for resample_history
+    rows = run_suite(SUITE, tmp_path / "out", _options(
+        budget=1, play_matches=0, llm=WithoutInference(SUITE_DIR / "games")),
+        games=["stag_hunt"])
     row = rows[0]
     assert row["status"] == "budget spent" and row["transition_accuracy"] == 1.0
     assert row["first_train_failure"]["kind"] == "inference"

@@ -93,3 +93,48 @@ def test_catalogue_claims_hold(name):
         assert all(meta.min_utility <= r <= meta.max_utility for r in total)
         if meta.zero_sum:
             assert abs(sum(total)) < 1e-9
+
+
+WITH_INFERENCE = [n for n in GAMES if "def resample_history" in GAMES[n].file.read_text()]
+
+
+@pytest.mark.parametrize("name", WITH_INFERENCE)
+def test_ground_truth_inference_replays_every_view(name):
+    """A sampled history replays to the player's observations and own actions, at every
+    decision point and, with last_is_terminal, at the end of the game (as the synthesis'
+    inference tests ask of a closed deck)."""
+    from ggp.belief.replay import replay_history
+    from ggp.core.protocol import canonical_json
+
+    model = _model(name)
+    rng = random.Random(11)
+    sample = model.namespace.resample_history
+    for _ in range(8):
+        state = model.initial_state()
+        histories = [[] for _ in range(model.num_players)]
+        while not model.is_terminal(state):
+            player = model.current_player(state)
+            if player == -1:
+                outcomes = model.chance_outcomes(state)
+                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                histories[player].append((model.observation(state, player), None))
+                replay_history(model, sample(histories[player], player), player,
+                               histories[player])
+                action = rng.choice(model.legal_actions(state))
+                histories[player][-1] = (histories[player][-1][0], action)
+            state = model.apply(state, action)
+        for player in range(model.num_players):
+            history = histories[player] + [(model.observation(state, player), None)]
+            replayed, step = model.initial_state(), 0
+            for action in sample(history, player, last_is_terminal=True):
+                if model.current_player(replayed) == player:
+                    assert canonical_json(model.observation(replayed, player)) == \
+                        canonical_json(history[step][0])
+                    assert action == history[step][1]
+                    step += 1
+                assert action in model.legal_actions(replayed)
+                replayed = model.apply(replayed, action)
+            assert model.is_terminal(replayed) and step == len(history) - 1
+            assert canonical_json(model.observation(replayed, player)) == \
+                canonical_json(history[-1][0])

@@ -2,6 +2,8 @@
 
 Written for ggp's novel-games benchmark (benchmarks/novel/CATALOGUE.md)."""
 
+import random
+
 from ggp.core.protocol import GameMetadata
 
 PARAMETERS = {"ante": 1, "bet": 2}
@@ -87,3 +89,14 @@ def get_observations(state):
     shown = [dice[:2], dice[2:]] if state["showdown"] else None
     return [{"my_dice": dice[2 * p:2 * p + 2], "bets": state["bets"], "showdown": shown}
             for p in range(2)]
+
+
+def resample_history(history, player_id, last_is_terminal=False):
+    """The opponent's dice are hidden until a showdown: drawn uniformly."""
+    obs = history[-1][0]
+    if obs["showdown"] is not None:
+        dice = obs["showdown"][0] + obs["showdown"][1]
+    else:
+        other = [random.randint(1, 6), random.randint(1, 6)]
+        dice = obs["my_dice"] + other if player_id == 0 else other + obs["my_dice"]
+    return [f"Roll {d}" for d in dice] + list(obs["bets"])

@@ -2,6 +2,8 @@
 
 Written for ggp's novel-games benchmark (benchmarks/novel/CATALOGUE.md)."""
 
+import random
+
 from ggp.core.protocol import GameMetadata
 
 PARAMETERS = {"players": 4, "chips": 8, "proposals": 2}
@@ -84,3 +86,18 @@ def get_observations(state):
              "my_vote": state["votes"][voters.index(p)]
              if p in voters and voters.index(p) < len(state["votes"]) else None}
             for p in range(N)]
+
+
+def resample_history(history, player_id, last_is_terminal=False):
+    """Finished proposals are public with their votes; the pending votes of earlier voters
+    on the current proposal are drawn uniformly."""
+    obs = history[-1][0]
+    actions = []
+    for entry in obs["history"]:
+        actions.append("Propose " + "-".join(map(str, entry["split"])))
+        actions += entry["votes"]
+    if obs["split"] is not None and not last_is_terminal:
+        actions.append("Propose " + "-".join(map(str, obs["split"])))
+        voters = _voters(obs["number"])
+        actions += [random.choice(["Yes", "No"]) for _ in range(voters.index(player_id))]
+    return actions

@@ -2,6 +2,8 @@
 
 Written for ggp's novel-games benchmark (benchmarks/novel/CATALOGUE.md)."""
 
+import random
+
 from ggp.core.protocol import GameMetadata
 
 PARAMETERS = {"stock": 12, "seasons": 4, "max_catch": 3,
@@ -87,3 +89,35 @@ def get_observations(state):
              "collapsed": state["collapsed"],
              "my_pending": state["demands"][p] if p < len(state["demands"]) else None}
             for p in range(3)]
+
+
+def resample_history(history, player_id, last_is_terminal=False):
+    """Catches of finished seasons are public and the fish at the start of every season
+    is seen, so each regrowth follows (a capped lake may leave a choice: drawn by its
+    odds). Hidden: the earlier players' pending demands (drawn uniformly) and, after a
+    collapse, the other players' demands (drawn uniformly among those that overfish)."""
+    decisions = history[:-1] if last_is_terminal else history  # one per season reached
+    start = [obs["fish"] for obs, _ in decisions]
+    final = history[-1][0]
+    actions = []
+    fish = STOCK
+    for season, catches in enumerate(final["history"]):
+        if final["collapsed"] and season == len(final["history"]) - 1:
+            mine = int(decisions[season][1].split()[1])
+            options = [(a, b) for a in range(MAX_CATCH + 1) for b in range(MAX_CATCH + 1)
+                       if a + b + mine > fish]
+            a, b = random.choice(options)
+            others = iter((a, b))
+            demands = [mine if p == player_id else next(others) for p in range(3)]
+            return actions + [f"Catch {d}" for d in demands]
+        actions += [f"Catch {c}" for c in catches]
+        fish -= sum(catches)
+        if season + 1 < len(start):
+            grown = [(a, p) for a, p in GROWTH.items()
+                     if min(STOCK, fish + int(a.split()[1])) == start[season + 1]]
+            action = random.choices([a for a, _ in grown], weights=[p for _, p in grown])[0]
+            actions.append(action)
+            fish = start[season + 1]
+    if not last_is_terminal:
+        actions += [f"Catch {random.randint(0, MAX_CATCH)}" for _ in range(player_id)]
+    return actions

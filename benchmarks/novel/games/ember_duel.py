@@ -2,6 +2,8 @@
 
 Written for ggp's novel-games benchmark (benchmarks/novel/CATALOGUE.md)."""
 
+import random
+
 from ggp.core.protocol import GameMetadata
 
 PARAMETERS = {"embers": 5, "rounds": 3}
@@ -72,3 +74,14 @@ def get_observations(state):
     return [{"round": min(len(state["rounds"]) + 1, ROUNDS), "my_embers": state["embers"][p],
              "my_pending": state["pending"] if p == 0 else None,
              "rounds": state["rounds"], "wins": state["wins"]} for p in (0, 1)]
+
+
+def resample_history(history, player_id, last_is_terminal=False):
+    """Finished rounds are public; only player 0's pending commitment is hidden (from
+    player 1, while it chooses): drawn uniformly from what player 0 could commit."""
+    obs = history[-1][0]
+    actions = [f"Commit {c}" for first, second, _ in obs["rounds"] for c in (first, second)]
+    if player_id == 1 and not last_is_terminal:
+        left = EMBERS - sum(first for first, _, _ in obs["rounds"])
+        actions.append(f"Commit {random.randint(0, left)}")
+    return actions

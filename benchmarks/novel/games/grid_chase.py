@@ -2,6 +2,8 @@
 
 Written for ggp's novel-games benchmark (benchmarks/novel/CATALOGUE.md)."""
 
+import random
+
 from ggp.core.protocol import GameMetadata
 
 PARAMETERS = {"size": 4, "rounds": 10}
@@ -79,3 +81,20 @@ def get_rewards(state):
 def get_observations(state):
     return [{"pos": state["pos"], "round": state["round"],
              "my_pending": state["pending"] if p == 0 else None} for p in (0, 1)]
+
+
+def resample_history(history, player_id, last_is_terminal=False):
+    """Both positions are seen at every decision, so each finished round's steps follow
+    from the positions before and after it; the hunter's pending step (hidden from the
+    runner while it chooses) is drawn uniformly from its legal steps."""
+    names = {v: k for k, v in STEPS.items()}
+    seen = [obs["pos"] for obs, _ in history]
+    actions = []
+    for before, after in zip(seen, seen[1:]):
+        actions += [names[(after[p][0] - before[p][0], after[p][1] - before[p][1])]
+                    for p in (0, 1)]
+    if player_id == 1 and not last_is_terminal:
+        row, col = seen[-1][0]
+        actions.append(random.choice([n for n, (dr, dc) in STEPS.items()
+                                      if 0 <= row + dr < SIZE and 0 <= col + dc < SIZE]))
+    return actions

@@ -2,6 +2,8 @@
 
 Written for ggp's novel-games benchmark (benchmarks/novel/CATALOGUE.md)."""
 
+import random
+
 from ggp.core.protocol import GameMetadata
 
 PARAMETERS = {"highest": 120}
@@ -57,3 +59,11 @@ def get_observations(state):
     done = len(state["picks"]) == 3
     return [{"my_pick": state["picks"][p] if p < len(state["picks"]) else None,
              "all_picks": state["picks"] if done else None} for p in range(3)]
+
+
+def resample_history(history, player_id, last_is_terminal=False):
+    """Earlier players' picks are hidden until the end: drawn uniformly."""
+    obs = history[-1][0]
+    if obs["all_picks"] is not None:
+        return [f"Pick {n}" for n in obs["all_picks"]]
+    return [f"Pick {random.randint(1, HIGHEST)}" for _ in range(player_id)]

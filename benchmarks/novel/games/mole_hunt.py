@@ -2,6 +2,8 @@
 
 Written for ggp's novel-games benchmark (benchmarks/novel/CATALOGUE.md)."""
 
+import random
+
 from ggp.core.protocol import GameMetadata
 
 PARAMETERS = {"holes": 5, "rounds": 6, "hits_to_win": 2}
@@ -66,3 +68,15 @@ def get_rewards(state):
 def get_observations(state):
     return [{"rounds": state["rounds"], "hits": state["hits"],
              "my_pending": state["pending"] if p == 0 else None} for p in range(2)]
+
+
+def resample_history(history, player_id, last_is_terminal=False):
+    """Finished rounds are public; the mole's pending hole (hidden from the whacker while
+    it chooses) is drawn uniformly from the holes it may use."""
+    obs = history[-1][0]
+    actions = [f"{verb} {hole}" for pair in obs["rounds"]
+               for verb, hole in zip(("Hide", "Whack"), pair)]
+    if player_id == 1 and not last_is_terminal:
+        last = obs["rounds"][-1][0] if obs["rounds"] else None
+        actions.append(f"Hide {random.choice([h for h in range(1, HOLES + 1) if h != last])}")
+    return actions

@@ -2,6 +2,8 @@
 
 Written for ggp's novel-games benchmark (benchmarks/novel/CATALOGUE.md)."""
 
+import random
+
 from ggp.core.protocol import GameMetadata
 
 PARAMETERS = {"budget": 10, "lots": [6, 4, 8]}
@@ -68,3 +70,15 @@ def get_observations(state):
     return [{"my_coins": state["coins"][p], "lot": len(state["results"]),
              "my_pending_bid": state["bids"][p] if p < len(state["bids"]) else None,
              "results": state["results"]} for p in range(3)]
+
+
+def resample_history(history, player_id, last_is_terminal=False):
+    """Finished lots are public; the pending bids of the earlier bidders of the current
+    lot are drawn uniformly from what each could bid."""
+    obs = history[-1][0]
+    actions = [f"Bid {b}" for result in obs["results"] for b in result["bids"]]
+    if not last_is_terminal:
+        for other in range(player_id):
+            paid = sum(r["bids"][other] for r in obs["results"] if r["winner"] == other)
+            actions.append(f"Bid {random.randint(0, BUDGET - paid)}")
+    return actions

@@ -2,6 +2,8 @@
 
 Written for ggp's novel-games benchmark (benchmarks/novel/CATALOGUE.md)."""
 
+import random
+
 from ggp.core.protocol import GameMetadata
 
 PARAMETERS = {"rounds": 5, "both_stag": 4, "lone_hare": 3, "both_hare": 2, "lone_stag": 0}
@@ -57,3 +59,13 @@ def get_rewards(state):
 def get_observations(state):
     return [{"rounds": state["rounds"], "my_pending": state["pending"] if p == 0 else None}
             for p in range(2)]
+
+
+def resample_history(history, player_id, last_is_terminal=False):
+    """Finished rounds are public; player 0's pending choice (hidden from player 1 while
+    it chooses) is drawn uniformly."""
+    obs = history[-1][0]
+    actions = [choice for pair in obs["rounds"] for choice in pair]
+    if player_id == 1 and not last_is_terminal:
+        actions.append(random.choice(["Stag", "Hare"]))
+    return actions
