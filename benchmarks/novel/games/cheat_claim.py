@@ -2,6 +2,8 @@
 
 Written for ggp's novel-games benchmark (benchmarks/novel/CATALOGUE.md)."""
 
+import random
+
 from ggp.core.protocol import GameMetadata
 
 PARAMETERS = {"ranks": 3, "copies": 2, "hand": 3, "max_plays": 20}
@@ -115,3 +117,32 @@ def get_observations(state):
              "pile_size": len(state["pile"]),
              "hand_sizes": [len(h) for h in state["hands"]], "log": state["log"]}
             for p in range(2)]
+
+
+def resample_history(history, player_id, last_is_terminal=False):
+    """A depth-first search, in random order, over the deal and the opponent's hidden
+    plays for a full history that shows the player exactly what it saw. The deal has at
+    most 3^6 orders and each opponent play at most 3 ranks, and every step the player
+    sees prunes the search, so it stays small."""
+    seen = [obs for obs, _ in history]
+    mine = [action for _, action in history]
+
+    def search(state, actions, step):
+        player = get_current_player(state)
+        if player == player_id or player == -4:
+            if get_observations(state)[player_id] != seen[step]:
+                return None
+            if step == len(history) - 1:
+                return actions if (player == -4) == last_is_terminal else None
+            if player == -4:
+                return None
+            return search(apply_action(state, mine[step]), actions + [mine[step]], step + 1)
+        options = get_legal_actions(state)
+        random.shuffle(options)
+        for action in options:
+            found = search(apply_action(state, action), actions + [action], step)
+            if found is not None:
+                return found
+        return None
+
+    return search(INITIAL_STATE, [], 0)

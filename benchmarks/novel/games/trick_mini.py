@@ -2,6 +2,8 @@
 
 Written for ggp's novel-games benchmark (benchmarks/novel/CATALOGUE.md)."""
 
+import random
+
 from ggp.core.protocol import GameMetadata
 
 PARAMETERS = {"suits": "abc", "ranks": 3}
@@ -93,3 +95,38 @@ def get_rewards(state):
 def get_observations(state):
     return [{"hand": sorted(state["hands"][p]), "trick": state["trick"],
              "done": state["done"], "won": state["won"]} for p in range(3)]
+
+
+def resample_history(history, player_id, last_is_terminal=False):
+    """Every play is public; hidden is how the cards nobody has played yet are split
+    between the two other players. A split is drawn uniformly from those that respect
+    what each player still holds in number and every suit it showed it lacked (a player
+    who did not follow suit holds no card of the suit led)."""
+    obs = history[-1][0]
+    plays = [pc for t in obs["done"] for pc in t["plays"]] + obs["trick"]
+    played = {p: [c for q, c in plays if q == p] for p in range(3)}
+    voids = {p: set() for p in range(3)}
+    for trick in [t["plays"] for t in obs["done"]] + [obs["trick"]]:
+        for p, card in trick[1:]:
+            if card[0] != trick[0][1][0]:
+                voids[p].add(trick[0][1][0])
+    others = [p for p in range(3) if p != player_id]
+    known = set(obs["hand"]) | {c for _, c in plays}
+    unknown = [c for c in DECK if c not in known]
+    size = {p: 3 - len(played[p]) for p in others}
+    splits = []
+    for first in _combinations(unknown, size[others[0]]):
+        second = [c for c in unknown if c not in first]
+        if all(c[0] not in voids[others[0]] for c in first) and \
+                all(c[0] not in voids[others[1]] for c in second):
+            splits.append((first, second))
+    first, second = random.choice(splits)
+    hands = {player_id: list(obs["hand"]), others[0]: list(first), others[1]: list(second)}
+    deal = [c for p in range(3) for c in hands[p] + played[p]]
+    return [f"Deal {c}" for c in deal] + [f"Play {c}" for _, c in plays]
+
+
+def _combinations(items, k):
+    import itertools
+
+    return [list(c) for c in itertools.combinations(items, k)]
