@@ -2,6 +2,9 @@
 
 Written for ggp's novel-games benchmark (benchmarks/novel/CATALOGUE.md)."""
 
+import itertools
+import random
+
 from ggp.core.protocol import GameMetadata
 
 PARAMETERS = {"top": 3, "hand": 3}
@@ -121,3 +124,45 @@ def get_observations(state):
     return [{"hand": sorted(state["hands"][p]), "line": state["line"],
              "hand_sizes": [len(h) for h in state["hands"]],
              "boneyard": len(_boneyard(state)), "log": state["log"]} for p in range(2)]
+
+
+def resample_history(history, player_id, last_is_terminal=False):
+    """The player's first hand is what it saw at its first decision; the opponent's first
+    hand is drawn uniformly among the hands that admit a continuation showing the player
+    exactly what it saw, found by a depth-first search (in random order) over the hidden
+    draws and the opponent's moves, pruned at each of the player's observations."""
+    seen = [obs for obs, _ in history]
+    mine = [action for _, action in history]
+    first = seen[0]["hand"]
+    rest = [t for t in TILES if t not in first]
+
+    def search(state, actions, step):
+        player = get_current_player(state)
+        if player == player_id or player == -4:
+            if get_observations(state)[player_id] != seen[step]:
+                return None
+            if step == len(history) - 1:
+                return actions if (player == -4) == last_is_terminal else None
+            if player == -4:
+                return None
+            return search(apply_action(state, mine[step]), actions + [mine[step]], step + 1)
+        options = get_legal_actions(state)
+        random.shuffle(options)
+        for action in options:
+            found = search(apply_action(state, action), actions + [action], step)
+            if found is not None:
+                return found
+        return None
+
+    hands = [list(h) for h in itertools.combinations(rest, HAND)]
+    random.shuffle(hands)
+    for other in hands:
+        pair = (first, other) if player_id == 0 else (other, first)
+        deal = [f"Deal {pair[i % 2][i // 2]}" for i in range(2 * HAND)]
+        state = INITIAL_STATE
+        for action in deal:
+            state = apply_action(state, action)
+        found = search(state, deal, 0)
+        if found is not None:
+            return found
+    return None
