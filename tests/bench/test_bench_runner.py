@@ -119,6 +119,14 @@ def test_replay_of_a_recorded_suite_reproduces_the_results(first_run, tmp_path):
         tmp_path / "recorded"), play_matches=0), games=GAMES)
     assert [r["curve"] for r in again] == [r["curve"] for r in rows]
     assert (tmp_path / "recorded" / "report.md").is_file()
+    # a slim export drops the recorded games; the replay records them again, seeded
+    export_recorded(out, tmp_path / "slim", slim=True)
+    assert not list((tmp_path / "slim").glob("*/*trajectories.jsonl"))
+    slim = run_suite(SUITE, tmp_path / "replay3", _options(llm=None, replay=str(
+        tmp_path / "slim"), play_matches=0), games=GAMES)
+    for old, new in zip(rows, slim):
+        assert (new["status"], new["curve"], new["test_accuracy"], new["test_tests"]) == \
+            (old["status"], old["curve"], old["test_accuracy"], old["test_tests"])
     # a recorded suite without the game is a one-line error for that game only
     lone = run_suite(SUITE, tmp_path / "missing", _options(llm=None, replay=str(tmp_path)),
                      games=["chain_count"])

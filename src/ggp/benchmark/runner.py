@@ -197,7 +197,7 @@ def _synthesis(game: SuiteGame, run_dir: Path, options: BenchOptions,
                               on_progress=on_progress, on_phase=on_phase)
         if recorded is not None:
             status("recording", 0, 1, f"training games of {recorded}")
-            plan = replay_plan(recorded)
+            plan = _recorded_plan(game, recorded)
             backend = {**plan.backend, **({} if llm is None else info),
                        "replayed_from": str(recorded)}
             return synthesize(run_dir, plan.task, llm, plan.settings, backend=backend,
@@ -220,6 +220,35 @@ def _synthesis(game: SuiteGame, run_dir: Path, options: BenchOptions,
         close = getattr(llm, "close", None)
         if close:
             close()
+
+
+def _recorded_plan(game: SuiteGame, recorded: Path) -> Any:
+    """How to replay a recorded run: from its own inputs when it kept them, else (a slim
+    export) with its training and held-out games recorded again from the suite's model
+    file, with the recorded counts, seeds, players and deck. Recording is seeded, so the
+    requests come out the same as long as the game's code did not change (if it did, the
+    replay stops at the first request the log cannot answer)."""
+    from ggp.synth.refine import Settings
+    from ggp.synth.run import ReplayPlan, model_file_task, replay_plan
+
+    if (recorded / "trajectories.jsonl").is_file():
+        return replay_plan(recorded)
+    meta = json.loads((recorded / "metadata.json").read_text(encoding="utf-8"))
+    try:
+        train, test = meta["train"], meta.get("test") or {}
+        settings = Settings(**meta["settings"])
+        players = test.get("players") if isinstance(test.get("players"), list) else None
+        task = model_file_task(game.file, games=int(train["games"]),
+                               seed=int(meta["seeds"]["trajectories"]),
+                               players=list(train.get("players", ["random"])),
+                               deck=train.get("deck", "open"),
+                               view_player=int(train.get("view_player", 0)),
+                               test_games=int(test.get("games", 0)), test_players=players)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RunnerError(f"{recorded}/metadata.json does not say how its games were "
+                          f"recorded (missing or wrong {exc}).") from None
+    return ReplayPlan(task, settings, int(test.get("games", 0)), players,
+                      {**meta.get("backend", {}), "replayed_from": str(recorded)})
 
 
 def _rate(pair: Any) -> float | None:
@@ -442,10 +471,16 @@ RECORDED_FILES = ("metadata.json", "exchanges.jsonl", "rules.txt", "trajectories
                   "test_trajectories.jsonl", "cwm.py", "tree.json", "report.json")
 
 
-def export_recorded(out: str | Path, dest: str | Path) -> list[str]:
+#: What a slim export leaves out: the recorded games, rebuilt from the suite's model
+#: files on replay (they are most of a recorded suite's size).
+TRAJECTORY_FILES = ("trajectories.jsonl", "test_trajectories.jsonl")
+
+
+def export_recorded(out: str | Path, dest: str | Path, *, slim: bool = False) -> list[str]:
     """Copy the synthesis runs of a suite run folder ``out`` into a recorded suite
     ``dest`` (``dest/GAME/`` per game, plus the report files), which ``--replay dest``
-    reproduces offline. Returns the games exported."""
+    reproduces offline. ``slim`` leaves out the recorded games (see
+    :data:`TRAJECTORY_FILES`). Returns the games exported."""
     import shutil
 
     out, dest = Path(out), Path(dest)
@@ -463,6 +498,8 @@ def export_recorded(out: str | Path, dest: str | Path) -> list[str]:
             continue
         (dest / game).mkdir(parents=True, exist_ok=True)
         for name in RECORDED_FILES:
+            if slim and name in TRAJECTORY_FILES:
+                continue
             if (run / name).is_file():
                 shutil.copy2(run / name, dest / game / name)
         exported.append(game)

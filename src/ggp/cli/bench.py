@@ -193,12 +193,15 @@ def export_command(
     out: Path = typer.Argument(..., help="The output folder of ggp bench synth."),
     dest: Path = typer.Argument(..., help="The recorded suite to write, e.g. "
                                 "examples/recorded/novel."),
+    slim: bool = typer.Option(False, help="Leave out the recorded games (most of the "
+                              "size); a replay records them again from the suite's model "
+                              "files, with the same seeds."),
 ) -> None:
     """Copy the finished synthesis runs of OUT into a recorded suite DEST (one folder per
     game), which ggp bench synth SUITE --replay DEST reproduces without a model."""
     from ggp.benchmark.runner import export_recorded
 
-    games = export_recorded(out, dest)
+    games = export_recorded(out, dest, slim=slim)
     console.print(f"Exported {len(games)} games to {dest}.")
 
 
