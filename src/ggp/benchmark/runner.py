@@ -110,17 +110,28 @@ class BenchOptions:
 
 # --------------------------------------------------------------------------- one game
 class _Status:
-    """Writes ``status.json`` (phase, done, total) for the progress display."""
+    """Writes ``status.json`` (phase, done, total) for the progress display, at most every
+    ``every_s`` seconds within a phase (held-out tests report one by one), and calls
+    ``hook`` after each write (the display, when the game runs in the caller's process)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, hook: Callable[[], None] | None = None,
+                 every_s: float = 0.25) -> None:
         self.file = folder / "status.json"
+        self.hook, self.every_s = hook, every_s
+        self._last: tuple[str, float] = ("", 0.0)
         folder.mkdir(parents=True, exist_ok=True)
 
     def __call__(self, phase: str, done: int = 0, total: int = 0, info: str = "") -> None:
+        now = time.monotonic()
+        if phase == self._last[0] and now - self._last[1] < self.every_s and done != total:
+            return
+        self._last = (phase, now)
         tmp = self.file.with_name(f"status.{os.getpid()}.tmp")
         tmp.write_text(json.dumps({"phase": phase, "done": done, "total": total,
                                    "info": info}), encoding="utf-8")
         os.replace(tmp, self.file)
+        if self.hook is not None:
+            self.hook()
 
 
 def recorded_run(root: str | Path, game: str) -> Path:
@@ -134,14 +145,16 @@ def recorded_run(root: str | Path, game: str) -> Path:
 
 
 def run_game(game: SuiteGame, out: Path, options: BenchOptions,
-             settings: dict[str, Any]) -> dict[str, Any]:
+             settings: dict[str, Any],
+             on_status: Callable[[], None] | None = None) -> dict[str, Any]:
     """Run every step of one game in ``out / game.name`` and return its result row (also
-    written to ``result.json``). A game already done is read back."""
+    written to ``result.json``). A game already done is read back. ``on_status`` is
+    called whenever the game's ``status.json`` changes."""
     folder = out / game.name
     result_file = folder / "result.json"
     if result_file.is_file():
         return json.loads(result_file.read_text(encoding="utf-8"))
-    status = _Status(folder)
+    status = _Status(folder, on_status)
     started = time.monotonic()
     row: dict[str, Any] = {"game": game.name, "tags": list(game.tags),
                            "players": game.players, "deck": game.deck,
@@ -439,7 +452,7 @@ def run_suite(suite: Suite, out: str | Path, options: BenchOptions, *,
     if jobs <= 1:
         for game in selected:
             poll()
-            finish(run_game(game, out, options, settings))
+            finish(run_game(game, out, options, settings, on_status=poll))
     else:
         pool = ProcessPoolExecutor(max_workers=jobs)
         try:
