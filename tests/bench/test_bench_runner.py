@@ -186,6 +186,13 @@ def test_cli_replays_a_recorded_suite_and_rejects_unknown_games(first_run, tmp_p
                  "--games", "no_such_game", "--out", str(tmp_path / "x")]) == 2
     assert "No game no_such_game" in capsys.readouterr().err
     assert main(["bench", "report", str(out)]) == 0
+    # a later run on another game adds to the same report
+    assert main(["bench", "synth", str(SUITE_DIR), "--replay", str(first_run[0]),
+                 "--games", "fortune_teller", "--out", str(out),
+                 "--train-games", "2", "--test-games", "3", "--budget", "2"]) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert [g["game"] for g in report["games"]] == ["fortune_teller", "budget_split",
+                                                    "chain_count"]
     assert main(["bench", "catalogue", str(SUITE_DIR), "--check"]) == 0
 
 

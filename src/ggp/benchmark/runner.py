@@ -419,17 +419,23 @@ def run_suite(suite: Suite, out: str | Path, options: BenchOptions, *,
     """Run every selected game of ``suite`` into ``out`` and write the report; returns
     the result rows in suite order. ``jobs`` games run at once (1: in this process).
     ``on_status(statuses)`` gets every game's ``status.json`` content while games run;
-    ``on_result(row)`` is called as each game finishes."""
+    ``on_result(row)`` is called as each game finishes. The report covers every game of
+    ``out`` so far: games run earlier with other ``games`` selections are read back."""
     from ggp.benchmark.report import write_report
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     selected = suite.select(games)
     settings = options.resolved(suite)
+    earlier: list[str] = []
+    if (out / "bench.json").is_file():
+        earlier = json.loads((out / "bench.json").read_text(encoding="utf-8")).get("games", [])
+    chosen = {g.name for g in selected} | set(earlier)
+    everything = [g.name for g in suite.games if g.name in chosen]
     (out / "bench.json").write_text(json.dumps(
         {"suite": suite.name, "suite_path": str(suite.path), "settings": settings,
          "seed": options.seed, "trusted": options.trusted, "replay": options.replay,
-         "games": [g.name for g in selected]}, indent=1) + "\n", encoding="utf-8")
+         "games": everything}, indent=1) + "\n", encoding="utf-8")
     rows: dict[str, dict[str, Any]] = {}
 
     def poll() -> None:
@@ -473,7 +479,14 @@ def run_suite(suite: Suite, out: str | Path, options: BenchOptions, *,
         pool.shutdown()
     poll()
     ordered = [rows[g.name] for g in selected]
-    write_report(out, ordered, suite=suite.name, settings=settings)
+    report_rows = []
+    for name in everything:
+        file = out / name / "result.json"
+        if name in rows:
+            report_rows.append(rows[name])
+        elif file.is_file():
+            report_rows.append(json.loads(file.read_text(encoding="utf-8")))
+    write_report(out, report_rows, suite=suite.name, settings=settings)
     return ordered
 
 
