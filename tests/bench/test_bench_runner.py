@@ -1,0 +1,242 @@
+"""``ggp bench synth`` end to end with a scripted LLM (answers are the reference models'
+own source, or a mutated copy: fixed texts, never a model's work): results, resume,
+replay of a recorded suite, the failure report, the process pool and the CLI."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from bench_fakes import ReferenceAnswers
+
+from ggp.benchmark.runner import BenchOptions, run_suite
+from ggp.benchmark.suite import load_suite
+from ggp.cli.main import main
+from ggp.llm import ScriptedLLM
+
+SUITE_DIR = Path(__file__).parents[2] / "benchmarks" / "novel"
+SUITE = load_suite(SUITE_DIR)
+# perfect information with 4 players; general-sum with 121 offers; hidden, with inference
+GAMES = ["chain_count", "budget_split", "fortune_teller"]
+SMALL = dict(train_games=2, test_games=3, budget=2, play_matches=1, play_sims=5, trusted=True)
+
+
+def _options(**kwargs):
+    return BenchOptions(**{**SMALL, "llm": ReferenceAnswers(SUITE_DIR / "games"), **kwargs})
+
+
+class Refuse:
+    """An LLM factory that must not be used (everything should be read back)."""
+
+    def __call__(self, game, run_dir):
+        raise AssertionError(f"asked a model for {game}")
+
+
+@pytest.fixture(scope="module")
+def first_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench") / "out"
+    statuses = []
+    rows = run_suite(SUITE, out, _options(), games=GAMES,
+                     on_status=lambda s: statuses.append(s))
+    return out, rows, statuses
+
+
+def test_every_game_is_synthesized_measured_and_played(first_run):
+    out, rows, statuses = first_run
+    assert [r["game"] for r in rows] == ["fortune_teller", "budget_split", "chain_count"]
+    for row in rows:
+        assert row["status"] == "solved" and row["one_call"] and row["calls"] == 1
+        assert row["scripted_answers"] == 1 and row["tokens"] > 0
+        assert row["test_accuracy"] == 1.0 and row["transition_accuracy"] == 1.0
+        assert row["terminal_accuracy"] == 1.0
+        assert row["behaviour"]["accuracy"] == 1.0
+        assert row["curve"] == [1.0]
+        for opponent in ("random", "gt"):
+            assert row["play"][opponent]["matches"] == row["players"]  # one per seat
+            assert row["play"][opponent]["payoff"] is not None
+    by_game = {r["game"]: r for r in rows}
+    assert by_game["fortune_teller"]["inference_accuracy"] == 1.0
+    assert by_game["chain_count"]["play"]["planner"] == "mcts"
+    assert by_game["fortune_teller"]["play"]["planner"] == "ismcts"
+    # progress: phases were reported while games ran (in this process), ending with "done"
+    phases = {st["phase"] for s in statuses for st in s.values()}
+    assert {"recording", "synthesis", "behaviour accuracy", "play check"} <= phases
+    assert {g: s["phase"] for g, s in statuses[-1].items()} == dict.fromkeys(GAMES, "done")
+
+
+def test_report_files(first_run):
+    out, rows, _ = first_run
+    report = json.loads((out / "report.json").read_text())
+    assert report["summary"]["solved"] == 3 and report["summary"]["one_call_rate"] == 1.0
+    assert report["summary"]["scripted_games"] == 3
+    text = (out / "report.md").read_text()
+    assert "scripted fake: not a model's work" in text
+    assert "Every game was solved in one call." in text
+    assert ("summary.png" in text) != ("matplotlib is not installed" in text)
+    with (out / "report.csv").open() as handle:
+        table = list(csv.DictReader(handle))
+    assert [r["game"] for r in table] == [r["game"] for r in rows]
+    assert table[0]["test_accuracy"] == "1.0"
+
+
+def test_a_finished_suite_is_read_back(first_run, tmp_path):
+    out, rows, _ = first_run
+    again = run_suite(SUITE, out, _options(llm=Refuse()), games=GAMES)
+    assert again == rows
+
+
+def test_an_interrupted_game_resumes_from_its_folder(first_run, tmp_path):
+    out = tmp_path / "copy"
+    shutil.copytree(first_run[0], out)
+    game = out / "budget_split"
+    # as if killed after the synthesis' call and before the held-out set and the arena
+    (game / "result.json").unlink()
+    shutil.rmtree(game / "arena")
+    meta = json.loads((game / "synth" / "metadata.json").read_text())
+    meta["status"] = "interrupted"
+    (game / "synth" / "metadata.json").write_text(json.dumps(meta))
+    rows = run_suite(SUITE, out, _options(llm=None), games=["budget_split"])
+    assert rows[0]["status"] == "solved" and rows[0]["replayed_calls"] == 1
+    assert rows[0]["play"]["gt"]["matches"] == 2
+
+
+def test_replay_of_a_recorded_suite_reproduces_the_results(first_run, tmp_path):
+    out, rows, _ = first_run
+    replayed = run_suite(SUITE, tmp_path / "replay", _options(llm=None, replay=str(out),
+                                                              play_matches=0),
+                         games=GAMES)
+    for old, new in zip(rows, replayed):
+        for key in ("status", "calls", "test_accuracy", "inference_accuracy", "curve"):
+            assert new[key] == old[key], key
+        assert new["replayed_calls"] == 1 and new["play"] is None
+        assert new["backend"]["replayed_from"].endswith(f"{new['game']}/synth")
+    # exported as a recorded suite (one folder per game), it replays the same way
+    from ggp.benchmark.runner import export_recorded
+
+    assert sorted(export_recorded(out, tmp_path / "recorded")) == sorted(GAMES)
+    again = run_suite(SUITE, tmp_path / "replay2", _options(llm=None, replay=str(
+        tmp_path / "recorded"), play_matches=0), games=GAMES)
+    assert [r["curve"] for r in again] == [r["curve"] for r in rows]
+    assert (tmp_path / "recorded" / "report.md").is_file()
+    # a slim export drops the recorded games; the replay records them again, seeded
+    export_recorded(out, tmp_path / "slim", slim=True)
+    assert not list((tmp_path / "slim").glob("*/*trajectories.jsonl"))
+    slim = run_suite(SUITE, tmp_path / "replay3", _options(llm=None, replay=str(
+        tmp_path / "slim"), play_matches=0), games=GAMES)
+    for old, new in zip(rows, slim):
+        assert (new["status"], new["curve"], new["test_accuracy"], new["test_tests"]) == \
+            (old["status"], old["curve"], old["test_accuracy"], old["test_tests"])
+    # a recorded suite without the game is a one-line error for that game only
+    lone = run_suite(SUITE, tmp_path / "missing", _options(llm=None, replay=str(tmp_path)),
+                     games=["chain_count"])
+    assert lone[0]["status"] == "error" and "no run of chain_count" in lone[0]["error"]
+
+
+class BuggyThenFixed:
+    """First answer: the reference with a wrong limit; second: the reference."""
+
+    def __init__(self, games):
+        self.games = Path(games)
+
+    def __call__(self, game, run_dir):
+        good = (self.games / f"{game}.py").read_text()
+        bad = good.replace('"limit": 31', '"limit": 30')
+        assert bad != good
+        answers = [f"```python\n{bad}\n```", f"```python\n{good}\n```"]
+        return ScriptedLLM(answers), {"name": "scripted", "model": "scripted"}
+
+
+def test_the_report_says_what_failed_and_how_refinement_went(tmp_path):
+    options = _options(llm=BuggyThenFixed(SUITE_DIR / "games"), budget=1, play_matches=0)
+    rows = run_suite(SUITE, tmp_path / "out", options, games=["chain_count"])
+    row = rows[0]
+    assert row["status"] == "budget spent" and not row["solved"] and row["calls"] == 1
+    assert row["first_train_failure"]["kind"] in ("transition", "terminal", "random_play")
+    assert 0 < row["curve"][0] < 1
+    text = (tmp_path / "out" / "report.md").read_text()
+    assert "**chain_count** (budget spent, 1 calls)" in text
+    assert f"`{row['first_train_failure']['id']}`" in text
+    # more budget: resumed, refined, solved on the second call
+    rows = run_suite(SUITE, tmp_path / "out2", _options(
+        llm=BuggyThenFixed(SUITE_DIR / "games"), budget=2, play_matches=0),
+        games=["chain_count"])
+    assert rows[0]["status"] == "solved" and rows[0]["calls"] == 2
+    assert rows[0]["curve"][-1] == 1.0 and rows[0]["curve"][0] < 1.0
+    assert "best training accuracy after each call" in (tmp_path / "out2" / "report.md").read_text()
+
+
+def test_games_run_in_parallel_on_a_process_pool(tmp_path):
+    rows = run_suite(SUITE, tmp_path / "pool", _options(play_matches=0),
+                     games=["chain_count", "lights_duel"], jobs=2)
+    assert [r["status"] for r in rows] == ["solved", "solved"]
+
+
+def test_cli_replays_a_recorded_suite_and_rejects_unknown_games(first_run, tmp_path, capsys):
+    out = tmp_path / "cli"
+    assert main(["bench", "synth", str(SUITE_DIR), "--replay", str(first_run[0]),
+                 "--games", "chain_count,budget_split", "--out", str(out),
+                 "--train-games", "2", "--test-games", "3", "--budget", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert "No play check" in printed and "Solved 2/2" in printed
+    assert json.loads((out / "report.json").read_text())["summary"]["solved"] == 2
+    assert main(["bench", "synth", str(SUITE_DIR), "--replay", str(first_run[0]),
+                 "--games", "no_such_game", "--out", str(tmp_path / "x")]) == 2
+    assert "No game no_such_game" in capsys.readouterr().err
+    assert main(["bench", "report", str(out)]) == 0
+    # a later run on another game adds to the same report
+    assert main(["bench", "synth", str(SUITE_DIR), "--replay", str(first_run[0]),
+                 "--games", "fortune_teller", "--out", str(out),
+                 "--train-games", "2", "--test-games", "3", "--budget", "2"]) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert [g["game"] for g in report["games"]] == ["fortune_teller", "budget_split",
+                                                    "chain_count"]
+    assert main(["bench", "catalogue", str(SUITE_DIR), "--check"]) == 0
+
+
+def test_a_hidden_information_answer_without_inference_fails_its_inference_tests(tmp_path):
+    from bench_fakes import WithoutInference
+
+    # stag_hunt is a hidden-information game: its synthesis asks for resample_history
+    rows = run_suite(SUITE, tmp_path / "out", _options(
+        budget=1, play_matches=0, llm=WithoutInference(SUITE_DIR / "games")),
+        games=["stag_hunt"])
+    row = rows[0]
+    assert row["status"] == "budget spent" and row["transition_accuracy"] == 1.0
+    assert row["first_train_failure"]["kind"] == "inference"
+    assert row["inference_accuracy"] == 0.0
+
+
+def test_a_closed_deck_game_is_synthesized_from_one_view(tmp_path):
+    rows = run_suite(SUITE, tmp_path / "out", _options(play_sims=5), games=["suspect_card"])
+    row = rows[0]
+    assert row["deck"] == "closed" and row["status"] == "solved"
+    assert row["inference_accuracy"] == 1.0 and row["transition_accuracy"] is None
+    assert row["behaviour"] is None  # no hidden states to compare with
+    assert row["play"]["planner"] == "ismcts" and row["play"]["gt"]["matches"] == 2
+
+
+def test_an_interrupted_pool_stops_its_blocked_workers(tmp_path):
+    import multiprocessing
+    import time
+
+    from bench_fakes import NeverAnswers
+
+    def interrupt_once_waiting(statuses):
+        if all(s["phase"] == "synthesis" for s in statuses.values()):
+            raise KeyboardInterrupt
+
+    before = set(multiprocessing.active_children())  # e.g. other tests' idle pools
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        run_suite(SUITE, tmp_path / "out", _options(llm=NeverAnswers(), play_matches=0),
+                  games=["chain_count", "lights_duel"], jobs=2,
+                  on_status=interrupt_once_waiting)
+    assert time.monotonic() - started < 120
+    assert not set(multiprocessing.active_children()) - before
+    # both games stopped mid-synthesis and resume from their folders
+    for game in ("chain_count", "lights_duel"):
+        assert (tmp_path / "out" / game / "synth" / "metadata.json").is_file()
+        assert not (tmp_path / "out" / game / "result.json").exists()
