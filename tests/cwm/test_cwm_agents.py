@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from cwm_fixtures import mutate, run_dir, source
@@ -141,3 +142,32 @@ def test_hosted_matches_reuse_the_worker_and_take_one_round_trip_per_step(tmp_pa
         assert outcomes[0] == outcomes[1]
     finally:
         POOL.close()
+
+
+def test_cwm_time_budget_sets_the_deadline_and_is_kept(tmp_path):
+    """``time=`` bounds the worker's move (a spinning CWM costs about 2·time + 5 s, not
+    120 s), the move takes its budget (a ratio over several moves, generous bounds for a
+    loaded machine) and the simulations are counted."""
+    from ggp.agents.base import MatchInfo
+
+    model = make_game("tic_tac_toe")
+    run = run_dir(tmp_path, "run", source("tic_tac_toe"))
+    assert make_agent(f"cwm_mcts:run={run}", model).move_seconds == 120.0
+    assert make_agent(f"cwm_mcts:run={run}:time=2", model).move_seconds == 9.0
+    assert make_agent(f"cwm_mcts:run={run}:time=2:move_seconds=4", model).move_seconds == 4
+    agent = make_agent(f"cwm_mcts:run={run}:sims=0:time=0.3", model)
+    try:
+        agent.start(MatchInfo(game="tic_tac_toe", seat=0, num_players=2, seed=1))
+        state, spent = model.initial_state(), 0.0
+        history = [(model.observation(state, 0), None)]
+        agent.act(history)  # the first move also warms the worker up: not measured
+        for _ in range(3):  # tic-tac-toe's opening: 9 moves, thousands of simulations
+            started = time.perf_counter()
+            agent.act(history)
+            spent += time.perf_counter() - started
+        agent.end(history, [0.0, 0.0])
+    finally:
+        agent.close()
+    assert 0.8 <= spent / (3 * 0.3) <= 1.2
+    stats = agent.report["stats"]
+    assert stats["moves"] == 4 and stats["searched"] == 4 and stats["simulations"] >= 40

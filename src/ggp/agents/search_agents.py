@@ -20,7 +20,9 @@ exactly.
 from __future__ import annotations
 
 import importlib.util
+from abc import abstractmethod
 from collections.abc import Callable
+from typing import Any
 
 from ggp.agents import register_agent
 from ggp.agents.base import Agent, MatchInfo
@@ -44,10 +46,40 @@ def _evaluator(model: WorldModel, rollouts: int, value: bool) -> Evaluator:
 
 
 def _budget(sims: int | None, time: float | None) -> dict:
+    """The search budget of ``sims=``/``time=``: both given, whichever ends first;
+    ``sims=0`` with a time searches by time only; neither, 1000 simulations."""
     return {"simulations": sims or (None if time else 1000), "time_limit": time or None}
 
 
-class MCTSAgent(Agent):
+class SearchAgent(Agent):
+    """An agent whose every move is one search (``self.search``, which records
+    ``last_simulations``). After (and during) a match :attr:`report` holds
+    ``{"stats": {"moves": ..., "simulations": ...}}``: the moves asked for and the
+    simulations run for them, the counters the arena shows as sims/move (the same shape
+    as :attr:`ggp.agents.cwm_agents.CWMAgent.report`)."""
+
+    search: Any
+    report: dict[str, Any] = {}
+
+    def start(self, info: MatchInfo) -> None:
+        super().start(info)
+        self.report = {"stats": {"moves": 0, "simulations": 0}}
+
+    def act(self, history: ObsActionHistory) -> Action:
+        stats = self.report["stats"]
+        stats["moves"] += 1
+        self.search.last_simulations = 0
+        try:
+            return self.choose(history)
+        finally:
+            stats["simulations"] += self.search.last_simulations
+
+    @abstractmethod
+    def choose(self, history: ObsActionHistory) -> Action:
+        """The move at ``history[-1]`` (what :meth:`act` counts)."""
+
+
+class MCTSAgent(SearchAgent):
     """UCT on the state rebuilt from the history (the last observation in a
     perfect-information game; one sampled state otherwise)."""
 
@@ -61,7 +93,7 @@ class MCTSAgent(Agent):
         self.search = MCTS(self.model, self.evaluator, uct_c=self.uct_c, rng=self.rng,
                            **self.budget)
 
-    def act(self, history: ObsActionHistory) -> Action:
+    def choose(self, history: ObsActionHistory) -> Action:
         seat, rng = self.info.seat, self.rng
         state = make_sampler(self.model).belief(history, seat, rng).sample(rng)
         return self.search.best_action(state)
@@ -80,14 +112,14 @@ class ClairvoyantAgent(MCTSAgent):
     def observe_true_state(self, state: State) -> None:
         self.true_state = state
 
-    def act(self, history: ObsActionHistory) -> Action:
+    def choose(self, history: ObsActionHistory) -> Action:
         if self.true_state is None:
             raise GGPError("the clairvoyant agent needs the true state; this match runner "
                            "does not call observe_true_state")
         return self.search.best_action(self.true_state)
 
 
-class ISMCTSAgent(Agent):
+class ISMCTSAgent(SearchAgent):
     """Single- or multiple-observer ISMCTS with a pluggable belief sampler."""
 
     def __init__(self, model: WorldModel, evaluator: Evaluator, budget: dict, uct_c: float,
@@ -104,11 +136,11 @@ class ISMCTSAgent(Agent):
         self.search = ISMCTS(self.model, self.sampler, self.evaluator, observer=self.observer,
                              uct_c=self.uct_c, rng=self.rng, **self.budget)
 
-    def act(self, history: ObsActionHistory) -> Action:
+    def choose(self, history: ObsActionHistory) -> Action:
         return _search_or_fall_back(self, history)
 
 
-class PIMCAgent(Agent):
+class PIMCAgent(SearchAgent):
     """Determinized MCTS (seed 001's honest player)."""
 
     name = "pimc"
@@ -124,7 +156,7 @@ class PIMCAgent(Agent):
         self.search = PIMC(self.model, self.sampler, self.evaluator, uct_c=self.uct_c,
                            determinizations=self.determinizations, rng=self.rng, **self.budget)
 
-    def act(self, history: ObsActionHistory) -> Action:
+    def choose(self, history: ObsActionHistory) -> Action:
         return _search_or_fall_back(self, history)
 
 

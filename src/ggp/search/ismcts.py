@@ -119,6 +119,8 @@ class ISMCTS:
         self.time_limit = time_limit
         self.c = uct_c * exploration_scale(model)
         self.rng = rng or random.Random()
+        #: simulations run by the last :meth:`search`
+        self.last_simulations = 0
 
     def search(self, history: ObsActionHistory, player: int) -> InfoNode:
         """Search from ``player``'s decision point ``history[-1]``; returns the root node."""
@@ -134,7 +136,7 @@ class ISMCTS:
             root = trees[player].child(None, root_obs, self.ops.model.trusted)
         else:
             root = trees[player]
-        self._run(belief.sample, belief.pooled, trees, deadline)
+        self.last_simulations = self._run(belief.sample, belief.pooled, trees, deadline)
         return root
 
     def best_action(self, history: ObsActionHistory, player: int) -> Action:
@@ -142,8 +144,9 @@ class ISMCTS:
         return most_visited(self.search(history, player))
 
     def _run(self, draw: Callable[[random.Random], State], pooled: bool,
-             trees: list[InfoNode], deadline: float | None) -> None:
-        """All simulations of a search, in one loop (see the module doc for the keys).
+             trees: list[InfoNode], deadline: float | None) -> int:
+        """All simulations of a search, in one loop (see the module doc for the keys);
+        returns how many were run.
 
         Single observer: the node where player *p* acts is the child of *p*'s previous
         node (``trees[p]`` before its first move) along the action *p* took there, then
@@ -272,6 +275,7 @@ class ISMCTS:
                 for stats, mover, before in path:
                     stats[0] += 1
                     stats[1] += acc[mover] - before + leaf[mover]
+        return done
 
 
 class _History:

@@ -82,6 +82,8 @@ class MCTS:
         self.time_limit = time_limit
         self.c = uct_c * exploration_scale(model)
         self.rng = rng or random.Random()
+        #: simulations run by the last :meth:`search` (0 after a forced move)
+        self.last_simulations = 0
 
     # ------------------------------------------------------------------ public
     def search(self, state: State) -> Node:
@@ -96,6 +98,7 @@ class MCTS:
                 break
             self._simulate(root)
             done += 1
+        self.last_simulations = done
         return root
 
     def best_action(self, state: State) -> Action:
@@ -103,6 +106,7 @@ class MCTS:
         forced move is returned without searching."""
         legal = self.ops.legal_actions(state)
         if len(legal) == 1:
+            self.last_simulations = 0
             return legal[0]
         return best_child_action(self.search(state))
 

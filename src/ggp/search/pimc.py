@@ -53,6 +53,8 @@ class PIMC:
         self.determinizations = determinizations
         self.time_limit = time_limit
         self.rng = rng or random.Random()
+        #: simulations run by the last search, summed over its determinizations
+        self.last_simulations = 0
         self.mcts = MCTS(
             model,
             evaluator,
@@ -67,11 +69,13 @@ class PIMC:
         started = time.perf_counter()
         belief = self.sampler.belief(history, player, self.rng)
         totals: dict[Action, list[float]] = {}
+        self.last_simulations = 0
         for k in range(self.determinizations):
             if self.time_limit is not None:  # an equal share of what is left
                 left = self.time_limit - (time.perf_counter() - started)
                 self.mcts.time_limit = max(left, 0.0) / (self.determinizations - k)
             root = self.mcts.search(belief.sample(self.rng))
+            self.last_simulations += self.mcts.last_simulations
             for action, child in root.children.items():
                 t = totals.setdefault(action, [0, 0.0])
                 t[0] += child.visits
