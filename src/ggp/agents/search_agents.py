@@ -35,6 +35,7 @@ from ggp.search.evaluators import Evaluator, RandomRolloutEvaluator, ValueFuncti
 from ggp.search.ismcts import ISMCTS
 from ggp.search.mcts import MCTS
 from ggp.search.pimc import PIMC
+from ggp.search.priors import Prior, model_prior
 
 
 def _evaluator(model: WorldModel, rollouts: int, value: bool) -> Evaluator:
@@ -85,13 +86,16 @@ class MCTSAgent(SearchAgent):
 
     name = "mcts"
 
-    def __init__(self, model: WorldModel, evaluator: Evaluator, budget: dict, uct_c: float):
+    def __init__(self, model: WorldModel, evaluator: Evaluator, budget: dict, uct_c: float,
+                 **options: Any) -> None:
         self.model, self.evaluator, self.budget, self.uct_c = model, evaluator, budget, uct_c
+        self.options = options  # solver, reuse, prior: see MCTS
 
     def start(self, info: MatchInfo) -> None:
         super().start(info)
+        # a new search object per match: no tree is reused across matches
         self.search = MCTS(self.model, self.evaluator, uct_c=self.uct_c, rng=self.rng,
-                           **self.budget)
+                           **self.budget, **self.options)
 
     def choose(self, history: ObsActionHistory) -> Action:
         seat, rng = self.info.seat, self.rng
@@ -123,8 +127,9 @@ class ISMCTSAgent(SearchAgent):
     """Single- or multiple-observer ISMCTS with a pluggable belief sampler."""
 
     def __init__(self, model: WorldModel, evaluator: Evaluator, budget: dict, uct_c: float,
-                 belief: str, observer: str, pool: int = 0) -> None:
+                 belief: str, observer: str, pool: int = 0, **options: Any) -> None:
         self.model, self.evaluator, self.budget, self.uct_c = model, evaluator, budget, uct_c
+        self.options = options  # prior: see ISMCTS
         self.sampler = make_sampler(model, belief)
         if pool:
             self.sampler = PooledSampler(self.sampler, pool)
@@ -134,7 +139,7 @@ class ISMCTSAgent(SearchAgent):
     def start(self, info: MatchInfo) -> None:
         super().start(info)
         self.search = ISMCTS(self.model, self.sampler, self.evaluator, observer=self.observer,
-                             uct_c=self.uct_c, rng=self.rng, **self.budget)
+                             uct_c=self.uct_c, rng=self.rng, **self.budget, **self.options)
 
     def choose(self, history: ObsActionHistory) -> Action:
         return _search_or_fall_back(self, history)
@@ -225,34 +230,47 @@ class CFRAgent(Agent):
         return self.rng.choices(actions, weights=[probs[a] for a in actions])[0]
 
 
+def _prior(model: WorldModel, prior: bool) -> Prior | None:
+    """The model's ``policy_prior`` for ``prior=true`` (PUCT), None for ``prior=false``."""
+    if not prior:
+        return None
+    found = model_prior(model)
+    if found is None:
+        raise GGPError(f"{model.name} has no policy_prior; drop prior=true.")
+    return found
+
+
 @register_agent("mcts")
 def make_mcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
-              value: bool = False, uct_c: float = 1.0) -> MCTSAgent:
-    return MCTSAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c)
+              value: bool = False, uct_c: float = 1.0, solver: bool = True,
+              reuse: bool = True, prior: bool = False) -> MCTSAgent:
+    return MCTSAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c,
+                     solver=solver, reuse=reuse, prior=_prior(model, prior))
 
 
 @register_agent("clairvoyant")
 def make_clairvoyant(model: WorldModel, sims: int = 1000, time: float = 0.0,
-                     rollouts: int = 10, value: bool = False,
-                     uct_c: float = 1.0) -> ClairvoyantAgent:
+                     rollouts: int = 10, value: bool = False, uct_c: float = 1.0,
+                     solver: bool = True, reuse: bool = True,
+                     prior: bool = False) -> ClairvoyantAgent:
     return ClairvoyantAgent(model, _evaluator(model, rollouts, value), _budget(sims, time),
-                            uct_c)
+                            uct_c, solver=solver, reuse=reuse, prior=_prior(model, prior))
 
 
 @register_agent("ismcts")
 def make_ismcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
                 value: bool = False, uct_c: float = 1.0, belief: str = "auto",
-                pool: int = 0) -> ISMCTSAgent:
+                pool: int = 0, prior: bool = False) -> ISMCTSAgent:
     return ISMCTSAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c,
-                       belief, "single", pool)
+                       belief, "single", pool, prior=_prior(model, prior))
 
 
 @register_agent("moismcts")
 def make_moismcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
                   value: bool = False, uct_c: float = 1.0, belief: str = "auto",
-                  pool: int = 0) -> ISMCTSAgent:
+                  pool: int = 0, prior: bool = False) -> ISMCTSAgent:
     return ISMCTSAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c,
-                       belief, "multiple", pool)
+                       belief, "multiple", pool, prior=_prior(model, prior))
 
 
 @register_agent("pimc")

@@ -36,6 +36,7 @@ from ggp.sandbox.hosted import load_guarded
 from ggp.search.evaluators import RandomRolloutEvaluator, ValueFunctionEvaluator
 from ggp.search.ismcts import ISMCTS
 from ggp.search.mcts import MCTS
+from ggp.search.priors import GuardedPrior
 
 
 class CountingSampler(BeliefSampler):
@@ -130,12 +131,17 @@ class _Planner:
         self.handler = handler
         budget = {"simulations": handler.sims or (None if handler.time else 1000),
                   "time_limit": handler.time or None}
+        # the synthesized prior is untrusted code: it always gets a copy of the state (a
+        # search node holds the original), and its failures fall back to uniform, counted
+        prior = (GuardedPrior(model.namespace.policy_prior, copy_state=True)
+                 if handler.use_prior else None)
         if handler.planner == "ismcts":
             self.search: ISMCTS | MCTS = ISMCTS(model, self.sampler, evaluator,
                                                 uct_c=handler.uct_c, rng=handler.rng,
-                                                **budget)
+                                                prior=prior, **budget)
         else:
             self.search = MCTS(model, evaluator, uct_c=handler.uct_c, rng=handler.rng,
+                               prior=prior, solver=handler.solver, reuse=handler.reuse,
                                **budget)
 
     def best_action(self, history: ObsActionHistory, seat: int, rng: random.Random) -> str:
@@ -182,10 +188,15 @@ class AgentHandler:
         self.uct_c = float(init.get("uct_c", 1.0))
         self.retries = int(init.get("retries", 10))
         self.use_value = bool(init.get("value", False))
+        self.use_prior = bool(init.get("prior", False))
+        self.solver = bool(init.get("solver", True))
+        self.reuse = bool(init.get("reuse", True))
         self.copies = ""  # why the model is copied; "" while it runs without copies
         model = self._load()
         if self.use_value and not model.has("value_function"):
             raise GGPError("the model has no value_function")
+        if self.use_prior and not callable(getattr(model.namespace, "policy_prior", None)):
+            raise GGPError("the model has no policy_prior")
         try:
             probe(model)
         except ImpureModel as exc:
@@ -269,8 +280,11 @@ class AgentHandler:
         return self.rng.choice(sorted(model.legal_actions(state)))
 
     def report(self) -> dict[str, Any]:
-        return {"stats": dict(self.stats), "fallbacks": list(self.fallbacks),
-                "copies": self.copies}
+        stats = dict(self.stats)
+        if self.use_prior:  # prior calls that failed and fell back to uniform
+            stats["prior_errors"] = self.fast.search.prior_errors + \
+                self.guarded.search.prior_errors
+        return {"stats": stats, "fallbacks": list(self.fallbacks), "copies": self.copies}
 
 
 def make_handler(init: dict[str, Any]) -> AgentHandler:

@@ -62,6 +62,10 @@ class PIMC:
             time_limit=None if time_limit is None else time_limit / determinizations,
             uct_c=uct_c,
             rng=self.rng,
+            # each determinization is searched once, so there is no tree to reuse; the
+            # solver stays off to keep PIMC as described above
+            solver=False,
+            reuse=False,
         )
 
     def action_values(self, history: ObsActionHistory, player: int) -> dict[Action, list[float]]:
