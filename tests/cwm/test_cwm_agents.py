@@ -171,3 +171,33 @@ def test_cwm_time_budget_sets_the_deadline_and_is_kept(tmp_path):
     assert 0.8 <= spent / (3 * 0.3) <= 1.2
     stats = agent.report["stats"]
     assert stats["moves"] == 4 and stats["searched"] == 4 and stats["simulations"] >= 40
+
+
+def test_policy_prior_file_is_found_used_and_guarded(tmp_path):
+    """prior=auto picks the run's policy_prior.py (none when there is none), prior=FILE a
+    file, prior=none nothing; in the worker a prior that raises falls back to uniform and
+    the failures are counted in the report."""
+    from ggp.cwm.rundir import prior_file
+    from ggp.sandbox.hosted import ModelSourceError
+
+    model = make_game("tic_tac_toe")
+    run = run_dir(tmp_path, "run", source("tic_tac_toe"))
+    assert prior_file(run, "auto") is None and prior_file(run, "none") is None
+    with pytest.raises(ModelSourceError):
+        prior_file(run, str(tmp_path / "missing.py"))
+    (run / "policy_prior.py").write_text(
+        "def policy_prior(state, player):\n"
+        "    if sum(row.count('.') for row in state['board']) < 7:\n"
+        "        raise RuntimeError('no idea')\n"
+        "    return {'x(1,1)': 5.0, 'o(1,1)': 5.0}\n", encoding="utf-8")
+    assert prior_file(run, "auto") == (run / "policy_prior.py").resolve()
+    reports = {}
+    for setting in ("auto", "none"):
+        (result, agents) = _play("tic_tac_toe", [f"cwm_mcts:run={run}:sims=30:rollouts=1:"
+                                                 f"prior={setting}", "random"])
+        assert result.forfeit is None
+        reports[setting] = agents[0].report
+    stats = reports["auto"]["stats"]
+    assert stats["searched"] == stats["moves"] and stats["prior_errors"] > 0
+    assert "prior_errors" not in reports["none"]["stats"]
+    assert reports["auto"]["fallbacks"] == []
