@@ -2,11 +2,17 @@
 
 Common settings (``ggp play --players ismcts:sims=1000:rollouts=10,random``):
 
-* ``sims`` simulations per move (1000), ``time`` seconds per move (off by default; with
-  both, whichever ends first), ``rollouts`` random rollouts per leaf (10, seed 000),
+* ``sims`` simulations per move (1000; for ``mcts`` the root's visits, those inherited
+  from the previous move's tree included), ``time`` seconds per move (off by default;
+  with both, whichever ends first), ``rollouts`` random rollouts per leaf (10, seed 000),
   ``value=true`` to value leaves with the model's ``value_function`` instead,
   ``uct_c`` exploration in units of the game's utility range (1.0); ``sims=0:time=2``
   searches by time only;
+* ``prior=true`` (mcts, clairvoyant, ismcts, moismcts): PUCT with the model's
+  ``policy_prior(state, player)`` (:mod:`ggp.search.priors`);
+* ``solver`` (mcts, clairvoyant; true): the MCTS-solver; ``reuse`` (mcts, clairvoyant;
+  true): keep the subtree of the state reached since the last move
+  (:mod:`ggp.search.mcts`);
 * ``belief`` (ismcts, moismcts, pimc): ``auto``, ``model``, ``exact`` or ``generic``
   (see :mod:`ggp.belief.sampler`); ``determinizations`` (pimc, 10); ``pool`` (ismcts,
   moismcts; 0 = off): draw at most this many determinizations per move and reuse them
@@ -14,7 +20,8 @@ Common settings (``ggp play --players ismcts:sims=1000:rollouts=10,random``):
 * ``iterations`` (cfr, 1000), ``solver`` (cfr: ``auto``, ``openspiel`` or ``own``).
 
 Every agent draws its randomness from the seed the match gives it, so matches replay
-exactly.
+exactly. Search agents count their moves and simulations in ``report["stats"]`` (the
+arena's sims/move).
 """
 
 from __future__ import annotations
