@@ -144,24 +144,31 @@ def test_hosted_matches_reuse_the_worker_and_take_one_round_trip_per_step(tmp_pa
         POOL.close()
 
 
-def test_cwm_time_budget_sets_the_deadline_and_is_kept(tmp_path):
+@pytest.mark.parametrize("planner,game", [("mcts", "tic_tac_toe"),
+                                          ("ismcts", "leduc_poker")])
+def test_cwm_time_budget_sets_the_deadline_and_is_kept(tmp_path, planner, game):
     """``time=`` bounds the worker's move (a spinning CWM costs about 2·time + 5 s, not
     120 s), the move takes its budget (a ratio over several moves, generous bounds for a
     loaded machine) and the simulations are counted."""
+    import random
+
     from ggp.agents.base import MatchInfo
 
-    model = make_game("tic_tac_toe")
-    run = run_dir(tmp_path, "run", source("tic_tac_toe"))
-    assert make_agent(f"cwm_mcts:run={run}", model).move_seconds == 120.0
-    assert make_agent(f"cwm_mcts:run={run}:time=2", model).move_seconds == 9.0
-    assert make_agent(f"cwm_mcts:run={run}:time=2:move_seconds=4", model).move_seconds == 4
-    agent = make_agent(f"cwm_mcts:run={run}:sims=0:time=0.3", model)
+    model = make_game(game)
+    run = run_dir(tmp_path, "run", source(game))
+    spec = f"cwm_{planner}:run={run}"
+    assert make_agent(spec, model).move_seconds == 120.0
+    assert make_agent(f"{spec}:time=2", model).move_seconds == 9.0
+    assert make_agent(f"{spec}:time=2:move_seconds=4", model).move_seconds == 4
+    agent = make_agent(f"{spec}:sims=0:time=0.3", model)
     try:
-        agent.start(MatchInfo(game="tic_tac_toe", seat=0, num_players=2, seed=1))
-        state, spent = model.initial_state(), 0.0
+        agent.start(MatchInfo(game=game, seat=0, num_players=2, seed=1))
+        state, spent, rng = model.initial_state(), 0.0, random.Random(0)
+        while model.current_player(state) != 0:  # Leduc: the deal first
+            state = model.apply(state, model.sample_chance(state, rng))
         history = [(model.observation(state, 0), None)]
         agent.act(history)  # the first move also warms the worker up: not measured
-        for _ in range(3):  # tic-tac-toe's opening: 9 moves, thousands of simulations
+        for _ in range(3):  # the first decision, again: far from any proven end
             started = time.perf_counter()
             agent.act(history)
             spent += time.perf_counter() - started
