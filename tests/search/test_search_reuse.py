@@ -108,3 +108,4 @@ def test_agent_reuses_its_tree_and_says_how_much():
     assert agent.search.last_inherited > 0
     assert agent.search.last_simulations == 300 - agent.search.last_inherited
     assert agent.report["stats"]["simulations"] == 300 + agent.search.last_simulations
+    assert agent.report["stats"]["inherited"] == agent.search.last_inherited

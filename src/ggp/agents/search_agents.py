@@ -62,25 +62,29 @@ def _budget(sims: int | None, time: float | None) -> dict:
 class SearchAgent(Agent):
     """An agent whose every move is one search (``self.search``, which records
     ``last_simulations``). After (and during) a match :attr:`report` holds
-    ``{"stats": {"moves": ..., "simulations": ...}}``: the moves asked for and the
-    simulations run for them, the counters the arena shows as sims/move (the same shape
-    as :attr:`ggp.agents.cwm_agents.CWMAgent.report`)."""
+    ``{"stats": {"moves": ..., "simulations": ..., "inherited": ...}}``: the moves asked
+    for, the simulations run for them (the arena's sims/move) and the root visits taken
+    over from the previous move's tree (MCTS reuse); the same shape as
+    :attr:`ggp.agents.cwm_agents.CWMAgent.report`."""
 
     search: Any
     report: dict[str, Any] = {}
 
     def start(self, info: MatchInfo) -> None:
         super().start(info)
-        self.report = {"stats": {"moves": 0, "simulations": 0}}
+        self.report = {"stats": {"moves": 0, "simulations": 0, "inherited": 0}}
 
     def act(self, history: ObsActionHistory) -> Action:
         stats = self.report["stats"]
         stats["moves"] += 1
-        self.search.last_simulations = 0
+        search = self.search
+        search.last_simulations = 0
+        search.last_inherited = 0
         try:
             return self.choose(history)
         finally:
-            stats["simulations"] += self.search.last_simulations
+            stats["simulations"] += search.last_simulations
+            stats["inherited"] += search.last_inherited
 
     @abstractmethod
     def choose(self, history: ObsActionHistory) -> Action:

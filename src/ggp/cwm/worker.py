@@ -149,7 +149,7 @@ class _Planner:
         a time budget the search gets what is left of the move's time (the move started
         in :meth:`AgentHandler.act`), so inference and a redone search stay inside it."""
         handler, search = self.handler, self.search
-        search.last_simulations = 0
+        search.last_simulations = search.last_inherited = 0
         try:
             if isinstance(search, ISMCTS):
                 search.time_limit = handler.time_left()
@@ -159,6 +159,7 @@ class _Planner:
             return search.best_action(state)
         finally:
             handler.stats["simulations"] += search.last_simulations
+            handler.stats["inherited"] += search.last_inherited
 
 
 class AgentHandler:
@@ -221,7 +222,7 @@ class AgentHandler:
         # the audits draw from their own generator, so they do not change how the agent plays
         self.audit_rng = random.Random(self.info.seed + 1)
         self.stats = {"moves": 0, "searched": 0, "fallbacks": 0, "simulations": 0,
-                      "resample_calls": 0, "resample_valid": 0, "resample_failures": 0}
+                      "inherited": 0, "resample_calls": 0, "resample_valid": 0, "resample_failures": 0}
         self.fallbacks: list[dict[str, Any]] = []
         guarded = self._load()
         self.guarded = _Planner(self, guarded)

@@ -127,6 +127,8 @@ class ISMCTS:
         self.prior = as_guarded(prior, model.trusted)
         #: simulations run by the last :meth:`search`
         self.last_simulations = 0
+        #: root visits inherited from an earlier search (always 0: ISMCTS does not reuse)
+        self.last_inherited = 0
 
     def search(self, history: ObsActionHistory, player: int) -> InfoNode:
         """Search from ``player``'s decision point ``history[-1]``; returns the root node."""

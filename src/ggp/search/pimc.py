@@ -55,6 +55,7 @@ class PIMC:
         self.rng = rng or random.Random()
         #: simulations run by the last search, summed over its determinizations
         self.last_simulations = 0
+        self.last_inherited = 0  # PIMC's searches start afresh
         self.mcts = MCTS(
             model,
             evaluator,
