@@ -16,10 +16,11 @@ whichever ends first, ``sims=0:time=2`` searches by time only), ``rollouts`` (10
 ``uct_c`` (1.0), ``retries`` (10), ``value`` (``auto`` or a file: a synthesized value
 function instead of rollouts), ``prior`` (a synthesized policy prior for PUCT,
 :mod:`ggp.search.priors`: ``auto``, the default, takes the run's ``policy_prior.py`` if
-it has one; ``FILE`` a file; ``none`` turns it off), ``solver`` and ``reuse`` (``cwm_mcts``, both on: the
-MCTS-solver and tree reuse of :mod:`ggp.search.mcts`), ``move_seconds`` (the worker's
-per-move deadline, after which the worker is killed and the move forfeited: by default
-``2·time + 5`` with a time budget, else 120), ``memory_mb`` (2048).
+it has one; ``FILE`` a file; ``none`` turns it off), ``solver`` and ``reuse``
+(``cwm_mcts``, both on: the MCTS-solver and tree reuse of :mod:`ggp.search.mcts`),
+``move_seconds`` (the worker's per-move deadline, after which the worker is killed and
+the move forfeited: by default ``2·time + 5`` with a time budget, else 120),
+``memory_mb`` (2048).
 :attr:`CWMAgent.report` counts the simulations run (``stats["simulations"]``, shown by the
 arena as sims/move), the root visits inherited by tree reuse (``stats["inherited"]``) and,
 with a prior, its failures (``stats["prior_errors"]``).

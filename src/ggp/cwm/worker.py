@@ -222,7 +222,8 @@ class AgentHandler:
         # the audits draw from their own generator, so they do not change how the agent plays
         self.audit_rng = random.Random(self.info.seed + 1)
         self.stats = {"moves": 0, "searched": 0, "fallbacks": 0, "simulations": 0,
-                      "inherited": 0, "resample_calls": 0, "resample_valid": 0, "resample_failures": 0}
+                      "inherited": 0, "resample_calls": 0, "resample_valid": 0,
+                      "resample_failures": 0}
         self.fallbacks: list[dict[str, Any]] = []
         guarded = self._load()
         self.guarded = _Planner(self, guarded)
