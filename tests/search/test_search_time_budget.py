@@ -119,5 +119,5 @@ def test_time_budget_is_kept_within_20_percent(spec, game):
 
 
 def test_simulation_budget_counts_simulations_per_move():
-    _, stats = _ratio("mcts:sims=50:reuse=false", "connect_four", moves=3)
+    _, stats = _ratio("mcts:sims=50:reuse=false:solver=false", "connect_four", moves=3)
     assert stats == {"moves": 3, "simulations": 150, "inherited": 0}

@@ -78,7 +78,7 @@ class Node:
     return statistics and the solver's and the prior's data."""
 
     __slots__ = ("children", "outcomes", "path", "player", "priors", "proven", "reward",
-                 "solved", "state", "total", "untried", "visits")
+                 "solved", "state", "total", "untried", "urgent", "visits")
 
     def __init__(self, state: State, player: int, reward: list[float] | None, n: int,
                  path: list[float] | None = None) -> None:
@@ -94,6 +94,7 @@ class Node:
         self.proven: list[float] | None = None  # exact (entry reward + returns after it)
         self.solved = 0  # how many children are proven
         self.outcomes: list[tuple[Action, float]] | None = None  # a chance node's odds
+        self.urgent = 0  # the last `urgent` untried actions end the game: expand them first
 
     def mean(self, player: int) -> float:
         return self.total[player] / self.visits if self.visits else 0.0
@@ -292,7 +293,16 @@ class MCTS:
                 if prior is not None:
                     node.priors = prior(node.state, player, legal)
                 rng.shuffle(legal)
+                if solver:  # decisive moves first: a move that ends the game is proven at once
+                    legal = self._ending_last(node, legal)
                 node.untried = legal
+            if node.urgent:  # an untried move that ends the game: expand it now
+                node.urgent -= 1
+                action = node.untried.pop()
+                child = node.children[action] = self._new_node(node, action)
+                path.append(child)
+                value = self._evaluate(child, path)
+                break
             if prior is None:
                 if node.untried:
                     action = node.untried.pop()
@@ -338,6 +348,20 @@ class MCTS:
             parent.solved += 1
             self._check_bounds(child)
         return child
+
+    def _ending_last(self, node: Node, legal: list[Action]) -> list[Action]:
+        """``legal`` with the actions that end the game moved to its end (expansion pops
+        from there) and counted in ``node.urgent``. Expanding them first proves a node
+        whose mover can win at once on its second visit, and a win in three plies after
+        one visit to each reply, instead of after expanding the moves in random order;
+        the price is one model step per legal action, once per node."""
+        ops, state = self.ops, node.state
+        ending = [ops.current_player(ops.apply(state, a)) == TERMINAL for a in legal]
+        if not any(ending):
+            return legal
+        node.urgent = sum(ending)
+        return ([a for a, end in zip(legal, ending) if not end]
+                + [a for a, end in zip(legal, ending) if end])
 
     def _evaluate(self, node: Node, path: list[Node]) -> list[float]:
         n = self.ops.num_players
