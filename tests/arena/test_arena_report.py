@@ -86,3 +86,24 @@ def test_cli_arena_and_report(tmp_path, capsys):
     assert (out / "report.md").exists()
     assert main(["report", str(tmp_path / "nothing")]) == 2
     assert "not a tournament directory" in " ".join(capsys.readouterr().err.split())
+
+
+def test_sims_per_move_comes_from_the_agents_counters(tmp_path):
+    """Search agents report their simulations; the tables show sims/move next to
+    ms/move, and "–" for an agent that does not search (and for old records)."""
+    records = [dict(record(["a", "b"], [1, -1]), simulations=[300, None]),
+               dict(record(["a", "b"], [0, 0]), simulations=[100, None]),
+               record(["a", "b"], [1, -1])]  # written before the counter existed
+    by_key = {(c.agent, c.seat): c for c in tabulate(records)[0]}
+    assert by_key[("a", 0)].sims_per_move == pytest.approx(400 / 4)
+    assert math.isnan(by_key[("b", 1)].sims_per_move)
+    config = TournamentConfig(games=["tic_tac_toe"], agents=["mcts:sims=20:rollouts=1"],
+                              opponents=["random"], matches=1, seed=1)
+    run_tournament(config, tmp_path, workers=0)
+    lines = [json.loads(line) for line in open(tmp_path / "results.jsonl")]
+    for line in lines:
+        searcher = line["seats"].index("mcts:sims=20:rollouts=1")
+        # 20 per move, except a last forced move (one legal action: nothing to search)
+        assert line["simulations"][searcher] >= 20 * (line["moves"][searcher] - 1)
+        assert line["simulations"][1 - searcher] is None
+    assert "sims/move" in write_report(tmp_path, plots=False)["markdown"].read_text()

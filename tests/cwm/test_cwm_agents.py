@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from cwm_fixtures import mutate, run_dir, source
@@ -141,3 +142,69 @@ def test_hosted_matches_reuse_the_worker_and_take_one_round_trip_per_step(tmp_pa
         assert outcomes[0] == outcomes[1]
     finally:
         POOL.close()
+
+
+@pytest.mark.parametrize("planner,game", [("mcts", "tic_tac_toe"),
+                                          ("ismcts", "leduc_poker")])
+def test_cwm_time_budget_sets_the_deadline_and_is_kept(tmp_path, planner, game):
+    """``time=`` bounds the worker's move (a spinning CWM costs about 2·time + 5 s, not
+    120 s), the move takes its budget (a ratio over several moves, generous bounds for a
+    loaded machine) and the simulations are counted."""
+    import random
+
+    from ggp.agents.base import MatchInfo
+
+    model = make_game(game)
+    run = run_dir(tmp_path, "run", source(game))
+    spec = f"cwm_{planner}:run={run}"
+    assert make_agent(spec, model).move_seconds == 120.0
+    assert make_agent(f"{spec}:time=2", model).move_seconds == 9.0
+    assert make_agent(f"{spec}:time=2:move_seconds=4", model).move_seconds == 4
+    agent = make_agent(f"{spec}:sims=0:time=0.3", model)
+    try:
+        agent.start(MatchInfo(game=game, seat=0, num_players=2, seed=1))
+        state, spent, rng = model.initial_state(), 0.0, random.Random(0)
+        while model.current_player(state) != 0:  # Leduc: the deal first
+            state = model.apply(state, model.sample_chance(state, rng))
+        history = [(model.observation(state, 0), None)]
+        agent.act(history)  # the first move also warms the worker up: not measured
+        for _ in range(3):  # the first decision, again: far from any proven end
+            started = time.perf_counter()
+            agent.act(history)
+            spent += time.perf_counter() - started
+        agent.end(history, [0.0, 0.0])
+    finally:
+        agent.close()
+    assert 0.8 <= spent / (3 * 0.3) <= 1.2
+    stats = agent.report["stats"]
+    assert stats["moves"] == 4 and stats["searched"] == 4 and stats["simulations"] >= 40
+
+
+def test_policy_prior_file_is_found_used_and_guarded(tmp_path):
+    """prior=auto picks the run's policy_prior.py (none when there is none), prior=FILE a
+    file, prior=none nothing; in the worker a prior that raises falls back to uniform and
+    the failures are counted in the report."""
+    from ggp.cwm.rundir import prior_file
+    from ggp.sandbox.hosted import ModelSourceError
+
+    model = make_game("tic_tac_toe")
+    run = run_dir(tmp_path, "run", source("tic_tac_toe"))
+    assert prior_file(run, "auto") is None and prior_file(run, "none") is None
+    with pytest.raises(ModelSourceError):
+        prior_file(run, str(tmp_path / "missing.py"))
+    (run / "policy_prior.py").write_text(
+        "def policy_prior(state, player):\n"
+        "    if sum(row.count('.') for row in state['board']) < 7:\n"
+        "        raise RuntimeError('no idea')\n"
+        "    return {'x(1,1)': 5.0, 'o(1,1)': 5.0}\n", encoding="utf-8")
+    assert prior_file(run, "auto") == (run / "policy_prior.py").resolve()
+    reports = {}
+    for setting in ("auto", "none"):
+        (result, agents) = _play("tic_tac_toe", [f"cwm_mcts:run={run}:sims=30:rollouts=1:"
+                                                 f"prior={setting}", "random"])
+        assert result.forfeit is None
+        reports[setting] = agents[0].report
+    stats = reports["auto"]["stats"]
+    assert stats["searched"] == stats["moves"] and stats["prior_errors"] > 0
+    assert "prior_errors" not in reports["none"]["stats"]
+    assert reports["auto"]["fallbacks"] == []

@@ -72,8 +72,10 @@ def test_rejection_drops_a_model_that_fails_while_hosting(tmp_path):
     meta = make_game("tic_tac_toe").metadata
     record = reject_bad_samples(runs, meta, out, planner="mcts", settings="sims=10:rollouts=1",
                                 matches=1)
-    assert record["rejected"] == [str(runs[2])]
-    assert record["kept"] == [str(runs[0]), str(runs[1])]
+    # the crashing model is rejected; a and b are the same good model, so whether one
+    # match each keeps both is a coin flip: at least one of them is kept
+    assert str(runs[2]) in record["rejected"]
+    assert record["kept"] and set(record["kept"]) <= {str(runs[0]), str(runs[1])}
     assert record["failures"] == 4  # every match hosted on the crashing model
     assert len(record["matches"]) == 12
     # resumable: nothing is replayed when the record is complete

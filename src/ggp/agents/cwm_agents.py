@@ -11,8 +11,19 @@
 * ``gt_ismcts`` and ``gt_mcts``: the same planners on the reference model with its
   ground-truth inference — the upper bound a perfect CWM can reach.
 
-Settings: ``sims`` (1000), ``rollouts`` (10), ``uct_c`` (1.0), ``retries`` (10),
-``move_seconds`` (per-move deadline of the worker, 120), ``memory_mb`` (2048).
+Settings: ``sims`` (1000), ``time`` (seconds per move, off; as for ``mcts``: with both,
+whichever ends first, ``sims=0:time=2`` searches by time only), ``rollouts`` (10),
+``uct_c`` (1.0), ``retries`` (10), ``value`` (``auto`` or a file: a synthesized value
+function instead of rollouts), ``prior`` (a synthesized policy prior for PUCT,
+:mod:`ggp.search.priors`: ``auto``, the default, takes the run's ``policy_prior.py`` if
+it has one; ``FILE`` a file; ``none`` turns it off), ``solver`` and ``reuse``
+(``cwm_mcts``, both on: the MCTS-solver and tree reuse of :mod:`ggp.search.mcts`),
+``move_seconds`` (the worker's per-move deadline, after which the worker is killed and
+the move forfeited: by default ``2·time + 5`` with a time budget, else 120),
+``memory_mb`` (2048).
+:attr:`CWMAgent.report` counts the simulations run (``stats["simulations"]``, shown by the
+arena as sims/move), the root visits inherited by tree reuse (``stats["inherited"]``) and,
+with a prior, its failures (``stats["prior_errors"]``).
 """
 
 from __future__ import annotations
@@ -28,7 +39,7 @@ from ggp.agents.base import Agent, MatchInfo
 from ggp.agents.search_agents import make_ismcts, make_mcts
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory
-from ggp.cwm.rundir import model_source, value_file
+from ggp.cwm.rundir import model_source, prior_file, value_file
 from ggp.sandbox import Limits, SandboxFailure, Worker
 from ggp.sandbox.hosted import model_file
 from ggp.sandbox.pool import POOL
@@ -102,62 +113,83 @@ class CWMAgent(Agent):
 
 
 def cwm_init(run: str, planner: str, metadata: dict | None, *, value: str = "",
-             **settings: Any) -> dict[str, Any]:
-    """The worker's init: the program (model plus optional value function) and settings."""
+             prior: str = "", **settings: Any) -> dict[str, Any]:
+    """The worker's init: the program (model plus optional value function and policy
+    prior) and settings."""
     model = model_file(run)
     values = value_file(run, value)
-    return {"planner": planner, "source": model_source(model, values),
+    priors = prior_file(run, prior)
+    return {"planner": planner, "source": model_source(model, values, priors),
             "filename": str(model), "metadata": metadata, "value": values is not None,
-            **settings}
+            "prior": priors is not None, **settings}
 
 
-def _make(model: WorldModel, planner: str, run: str, sims: int, rollouts: int,
-          value: str, uct_c: float, retries: int, move_seconds: float, memory_mb: int,
-          log: str) -> CWMAgent:
+def move_deadline(time: float, move_seconds: float) -> float:
+    """The worker's per-move deadline: ``move_seconds`` when given; otherwise, with a
+    ``time`` budget, that budget plus a margin for what the search's clock does not
+    cover (the reply's trip, the purity audit, one slow model call in flight at the
+    deadline), so a CWM that spins costs about ``2·time + 5`` seconds rather than 120;
+    without either, 120 s."""
+    if move_seconds:
+        return float(move_seconds)
+    if time:
+        return 2.0 * float(time) + 5.0
+    return 120.0
+
+
+def _make(model: WorldModel, planner: str, run: str, sims: int, time: float, rollouts: int,
+          value: str, prior: str, uct_c: float, retries: int, move_seconds: float,
+          memory_mb: int, log: str, **search: Any) -> CWMAgent:
     if not run:
         raise AgentSpecError(f"cwm_{planner} needs run=DIR (a synthesis run directory) or "
                              "run=FILE.py, e.g. cwm_ismcts:run=runs/synth/leduc")
     init = cwm_init(str(run), planner, model.metadata.to_dict(), value=str(value or ""),
-                    sims=sims, rollouts=rollouts, uct_c=uct_c, retries=retries)
+                    prior=str(prior or ""), sims=sims, time=time, rollouts=rollouts,
+                    uct_c=uct_c, retries=retries, **search)
     log_file = str(Path(log).resolve()) if log else ""
-    return CWMAgent(init, move_seconds=move_seconds, memory_mb=memory_mb, log_file=log_file)
+    return CWMAgent(init, move_seconds=move_deadline(time, move_seconds),
+                    memory_mb=memory_mb, log_file=log_file)
 
 
 @register_agent("cwm_ismcts")
-def make_cwm_ismcts(model: WorldModel, run: str = "", sims: int = 1000, rollouts: int = 10,
-                    value: str = "", uct_c: float = 1.0, retries: int = 10,
-                    move_seconds: float = 120.0, memory_mb: int = 2048,
-                    log: str = "") -> CWMAgent:
+def make_cwm_ismcts(model: WorldModel, run: str = "", sims: int = 1000, time: float = 0.0,
+                    rollouts: int = 10, value: str = "", prior: str = "auto",
+                    uct_c: float = 1.0, retries: int = 10, move_seconds: float = 0.0,
+                    memory_mb: int = 2048, log: str = "") -> CWMAgent:
     """ISMCTS on a CWM (``model``, the arena's game, only lends its public metadata)."""
-    return _make(model, "ismcts", run, sims, rollouts, value, uct_c, retries, move_seconds,
-                 memory_mb, log)
+    return _make(model, "ismcts", run, sims, time, rollouts, value, prior, uct_c, retries,
+                 move_seconds, memory_mb, log)
 
 
 @register_agent("cwm_mcts")
-def make_cwm_mcts(model: WorldModel, run: str = "", sims: int = 1000, rollouts: int = 10,
-                  value: str = "", uct_c: float = 1.0, retries: int = 10,
-                  move_seconds: float = 120.0, memory_mb: int = 2048,
+def make_cwm_mcts(model: WorldModel, run: str = "", sims: int = 1000, time: float = 0.0,
+                  rollouts: int = 10, value: str = "", prior: str = "auto",
+                  uct_c: float = 1.0, solver: bool = True, reuse: bool = True,
+                  retries: int = 10, move_seconds: float = 0.0, memory_mb: int = 2048,
                   log: str = "") -> CWMAgent:
-    """MCTS on a CWM (one resampled state per move in hidden-information games)."""
-    return _make(model, "mcts", run, sims, rollouts, value, uct_c, retries, move_seconds,
-                 memory_mb, log)
+    """MCTS-solver on a CWM, reusing its tree between moves (one resampled state per
+    move in hidden-information games)."""
+    return _make(model, "mcts", run, sims, time, rollouts, value, prior, uct_c, retries,
+                 move_seconds, memory_mb, log, solver=solver, reuse=reuse)
 
 
 @register_agent("gt_ismcts")
-def make_gt_ismcts(model: WorldModel, sims: int = 1000, rollouts: int = 10,
-                   uct_c: float = 1.0) -> Agent:
+def make_gt_ismcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
+                   uct_c: float = 1.0, prior: bool = False) -> Agent:
     """ISMCTS on the reference model with its ground-truth inference (the upper bound)."""
     has_inference = model.has("resample_history") or model.has("resample_state")
-    agent = make_ismcts(model, sims=sims, rollouts=rollouts, uct_c=uct_c,
-                        belief="model" if has_inference else "auto")
+    agent = make_ismcts(model, sims=sims, time=time, rollouts=rollouts, uct_c=uct_c,
+                        belief="model" if has_inference else "auto", prior=prior)
     agent.name = "gt-ismcts"
     return agent
 
 
 @register_agent("gt_mcts")
-def make_gt_mcts(model: WorldModel, sims: int = 1000, rollouts: int = 10,
-                 uct_c: float = 1.0) -> Agent:
-    """MCTS on the reference model (the upper bound for perfect-information games)."""
-    agent = make_mcts(model, sims=sims, rollouts=rollouts, uct_c=uct_c)
+def make_gt_mcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
+                 uct_c: float = 1.0, solver: bool = True, reuse: bool = True,
+                 prior: bool = False) -> Agent:
+    """MCTS-solver on the reference model (the upper bound for perfect-information games)."""
+    agent = make_mcts(model, sims=sims, time=time, rollouts=rollouts, uct_c=uct_c,
+                      solver=solver, reuse=reuse, prior=prior)
     agent.name = "gt-mcts"
     return agent

@@ -2,11 +2,17 @@
 
 Common settings (``ggp play --players ismcts:sims=1000:rollouts=10,random``):
 
-* ``sims`` simulations per move (1000), ``time`` seconds per move (off by default; with
-  both, whichever ends first), ``rollouts`` random rollouts per leaf (10, seed 000),
+* ``sims`` simulations per move (1000; for ``mcts`` the root's visits, those inherited
+  from the previous move's tree included), ``time`` seconds per move (off by default;
+  with both, whichever ends first), ``rollouts`` random rollouts per leaf (10, seed 000),
   ``value=true`` to value leaves with the model's ``value_function`` instead,
   ``uct_c`` exploration in units of the game's utility range (1.0); ``sims=0:time=2``
   searches by time only;
+* ``prior=true`` (mcts, clairvoyant, ismcts, moismcts): PUCT with the model's
+  ``policy_prior(state, player)`` (:mod:`ggp.search.priors`);
+* ``solver`` (mcts, clairvoyant; true): the MCTS-solver; ``reuse`` (mcts, clairvoyant;
+  true): keep the subtree of the state reached since the last move
+  (:mod:`ggp.search.mcts`);
 * ``belief`` (ismcts, moismcts, pimc): ``auto``, ``model``, ``exact`` or ``generic``
   (see :mod:`ggp.belief.sampler`); ``determinizations`` (pimc, 10); ``pool`` (ismcts,
   moismcts; 0 = off): draw at most this many determinizations per move and reuse them
@@ -14,13 +20,16 @@ Common settings (``ggp play --players ismcts:sims=1000:rollouts=10,random``):
 * ``iterations`` (cfr, 1000), ``solver`` (cfr: ``auto``, ``openspiel`` or ``own``).
 
 Every agent draws its randomness from the seed the match gives it, so matches replay
-exactly.
+exactly. Search agents count their moves and simulations in ``report["stats"]`` (the
+arena's sims/move).
 """
 
 from __future__ import annotations
 
 import importlib.util
+from abc import abstractmethod
 from collections.abc import Callable
+from typing import Any
 
 from ggp.agents import register_agent
 from ggp.agents.base import Agent, MatchInfo
@@ -33,6 +42,7 @@ from ggp.search.evaluators import Evaluator, RandomRolloutEvaluator, ValueFuncti
 from ggp.search.ismcts import ISMCTS
 from ggp.search.mcts import MCTS
 from ggp.search.pimc import PIMC
+from ggp.search.priors import Prior, model_prior
 
 
 def _evaluator(model: WorldModel, rollouts: int, value: bool) -> Evaluator:
@@ -44,24 +54,61 @@ def _evaluator(model: WorldModel, rollouts: int, value: bool) -> Evaluator:
 
 
 def _budget(sims: int | None, time: float | None) -> dict:
+    """The search budget of ``sims=``/``time=``: both given, whichever ends first;
+    ``sims=0`` with a time searches by time only; neither, 1000 simulations."""
     return {"simulations": sims or (None if time else 1000), "time_limit": time or None}
 
 
-class MCTSAgent(Agent):
+class SearchAgent(Agent):
+    """An agent whose every move is one search (``self.search``, which records
+    ``last_simulations``). After (and during) a match :attr:`report` holds
+    ``{"stats": {"moves": ..., "simulations": ..., "inherited": ...}}``: the moves asked
+    for, the simulations run for them (the arena's sims/move) and the root visits taken
+    over from the previous move's tree (MCTS reuse); the same shape as
+    :attr:`ggp.agents.cwm_agents.CWMAgent.report`."""
+
+    search: Any
+    report: dict[str, Any] = {}
+
+    def start(self, info: MatchInfo) -> None:
+        super().start(info)
+        self.report = {"stats": {"moves": 0, "simulations": 0, "inherited": 0}}
+
+    def act(self, history: ObsActionHistory) -> Action:
+        stats = self.report["stats"]
+        stats["moves"] += 1
+        search = self.search
+        search.last_simulations = 0
+        search.last_inherited = 0
+        try:
+            return self.choose(history)
+        finally:
+            stats["simulations"] += search.last_simulations
+            stats["inherited"] += search.last_inherited
+
+    @abstractmethod
+    def choose(self, history: ObsActionHistory) -> Action:
+        """The move at ``history[-1]`` (what :meth:`act` counts)."""
+
+
+class MCTSAgent(SearchAgent):
     """UCT on the state rebuilt from the history (the last observation in a
     perfect-information game; one sampled state otherwise)."""
 
     name = "mcts"
 
-    def __init__(self, model: WorldModel, evaluator: Evaluator, budget: dict, uct_c: float):
+    def __init__(self, model: WorldModel, evaluator: Evaluator, budget: dict, uct_c: float,
+                 **options: Any) -> None:
         self.model, self.evaluator, self.budget, self.uct_c = model, evaluator, budget, uct_c
+        self.options = options  # solver, reuse, prior: see MCTS
 
     def start(self, info: MatchInfo) -> None:
         super().start(info)
+        # a new search object per match: no tree is reused across matches
         self.search = MCTS(self.model, self.evaluator, uct_c=self.uct_c, rng=self.rng,
-                           **self.budget)
+                           **self.budget, **self.options)
 
-    def act(self, history: ObsActionHistory) -> Action:
+    def choose(self, history: ObsActionHistory) -> Action:
         seat, rng = self.info.seat, self.rng
         state = make_sampler(self.model).belief(history, seat, rng).sample(rng)
         return self.search.best_action(state)
@@ -80,19 +127,20 @@ class ClairvoyantAgent(MCTSAgent):
     def observe_true_state(self, state: State) -> None:
         self.true_state = state
 
-    def act(self, history: ObsActionHistory) -> Action:
+    def choose(self, history: ObsActionHistory) -> Action:
         if self.true_state is None:
             raise GGPError("the clairvoyant agent needs the true state; this match runner "
                            "does not call observe_true_state")
         return self.search.best_action(self.true_state)
 
 
-class ISMCTSAgent(Agent):
+class ISMCTSAgent(SearchAgent):
     """Single- or multiple-observer ISMCTS with a pluggable belief sampler."""
 
     def __init__(self, model: WorldModel, evaluator: Evaluator, budget: dict, uct_c: float,
-                 belief: str, observer: str, pool: int = 0) -> None:
+                 belief: str, observer: str, pool: int = 0, **options: Any) -> None:
         self.model, self.evaluator, self.budget, self.uct_c = model, evaluator, budget, uct_c
+        self.options = options  # prior: see ISMCTS
         self.sampler = make_sampler(model, belief)
         if pool:
             self.sampler = PooledSampler(self.sampler, pool)
@@ -102,13 +150,13 @@ class ISMCTSAgent(Agent):
     def start(self, info: MatchInfo) -> None:
         super().start(info)
         self.search = ISMCTS(self.model, self.sampler, self.evaluator, observer=self.observer,
-                             uct_c=self.uct_c, rng=self.rng, **self.budget)
+                             uct_c=self.uct_c, rng=self.rng, **self.budget, **self.options)
 
-    def act(self, history: ObsActionHistory) -> Action:
+    def choose(self, history: ObsActionHistory) -> Action:
         return _search_or_fall_back(self, history)
 
 
-class PIMCAgent(Agent):
+class PIMCAgent(SearchAgent):
     """Determinized MCTS (seed 001's honest player)."""
 
     name = "pimc"
@@ -124,7 +172,7 @@ class PIMCAgent(Agent):
         self.search = PIMC(self.model, self.sampler, self.evaluator, uct_c=self.uct_c,
                            determinizations=self.determinizations, rng=self.rng, **self.budget)
 
-    def act(self, history: ObsActionHistory) -> Action:
+    def choose(self, history: ObsActionHistory) -> Action:
         return _search_or_fall_back(self, history)
 
 
@@ -193,34 +241,47 @@ class CFRAgent(Agent):
         return self.rng.choices(actions, weights=[probs[a] for a in actions])[0]
 
 
+def _prior(model: WorldModel, prior: bool) -> Prior | None:
+    """The model's ``policy_prior`` for ``prior=true`` (PUCT), None for ``prior=false``."""
+    if not prior:
+        return None
+    found = model_prior(model)
+    if found is None:
+        raise GGPError(f"{model.name} has no policy_prior; drop prior=true.")
+    return found
+
+
 @register_agent("mcts")
 def make_mcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
-              value: bool = False, uct_c: float = 1.0) -> MCTSAgent:
-    return MCTSAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c)
+              value: bool = False, uct_c: float = 1.0, solver: bool = True,
+              reuse: bool = True, prior: bool = False) -> MCTSAgent:
+    return MCTSAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c,
+                     solver=solver, reuse=reuse, prior=_prior(model, prior))
 
 
 @register_agent("clairvoyant")
 def make_clairvoyant(model: WorldModel, sims: int = 1000, time: float = 0.0,
-                     rollouts: int = 10, value: bool = False,
-                     uct_c: float = 1.0) -> ClairvoyantAgent:
+                     rollouts: int = 10, value: bool = False, uct_c: float = 1.0,
+                     solver: bool = True, reuse: bool = True,
+                     prior: bool = False) -> ClairvoyantAgent:
     return ClairvoyantAgent(model, _evaluator(model, rollouts, value), _budget(sims, time),
-                            uct_c)
+                            uct_c, solver=solver, reuse=reuse, prior=_prior(model, prior))
 
 
 @register_agent("ismcts")
 def make_ismcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
                 value: bool = False, uct_c: float = 1.0, belief: str = "auto",
-                pool: int = 0) -> ISMCTSAgent:
+                pool: int = 0, prior: bool = False) -> ISMCTSAgent:
     return ISMCTSAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c,
-                       belief, "single", pool)
+                       belief, "single", pool, prior=_prior(model, prior))
 
 
 @register_agent("moismcts")
 def make_moismcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
                   value: bool = False, uct_c: float = 1.0, belief: str = "auto",
-                  pool: int = 0) -> ISMCTSAgent:
+                  pool: int = 0, prior: bool = False) -> ISMCTSAgent:
     return ISMCTSAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c,
-                       belief, "multiple", pool)
+                       belief, "multiple", pool, prior=_prior(model, prior))
 
 
 @register_agent("pimc")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -184,8 +185,8 @@ def markdown(config: dict[str, Any], games: dict[str, Any], cells: list[Cell],
 def _wld_table(cells: list[Cell]) -> list[str]:
     lines = [
         "| agent | seat | opponent | n | Win (forfeit/n) | Loss (forfeit/n) | Draw (n) "
-        "| forfeits us / them | ms/move |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|",
+        "| forfeits us / them | ms/move | sims/move |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for c in cells:
         lines.append(
@@ -194,7 +195,7 @@ def _wld_table(cells: list[Cell]) -> list[str]:
             f"| {c.rate(c.losses):.2f} ({c.losses_by_forfeit}/{c.losses}) "
             f"| {c.rate(c.draws):.2f} ({c.draws}) "
             f"| {sum(c.forfeits_us.values())} / {sum(c.forfeits_them.values())} "
-            f"| {c.ms_per_move:.1f} |"
+            f"| {c.ms_per_move:.1f} | {_sims(c.sims_per_move)} |"
         )
     return lines
 
@@ -202,14 +203,15 @@ def _wld_table(cells: list[Cell]) -> list[str]:
 def _payoff_table(cells: list[Cell]) -> list[str]:
     lines = [
         "| agent | seat | opponent | n | Us (mean ± 95% CI) | Them (mean ± 95% CI) "
-        "| forfeit rate us | forfeit rate them | ms/move |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|",
+        "| forfeit rate us | forfeit rate them | ms/move | sims/move |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for c in cells:
         lines.append(
             f"| {short_spec(c.agent)} | {_seat(c.seat)} | {short_spec(c.opponent)} | {c.n} "
             f"| {_ci(*c.payoff_us)} | {_ci(*c.payoff_them)} "
-            f"| {c.forfeit_rate_us:.2f} | {c.forfeit_rate_them:.2f} | {c.ms_per_move:.1f} |"
+            f"| {c.forfeit_rate_us:.2f} | {c.forfeit_rate_them:.2f} | {c.ms_per_move:.1f} "
+            f"| {_sims(c.sims_per_move)} |"
         )
     return lines
 
@@ -272,6 +274,11 @@ def _field_tables(game: str, rows: list[FieldRow], records: list[dict[str, Any]]
     return lines
 
 
+def _sims(value: float) -> str:
+    """Simulations per move for a table ("–" for an agent that does not search)."""
+    return "–" if math.isnan(value) else f"{value:.0f}"
+
+
 def _unsigned_ci(value: float, half_width: float | None) -> str:
     return f"{value:.3f}" + (f" ± {half_width:.3f}" if half_width is not None else "")
 
@@ -296,7 +303,7 @@ def _write_csv(path: Path, cells: list[Cell]) -> None:
                "win_rate", "loss_rate", "draw_rate", "wins_by_forfeit", "losses_by_forfeit",
                "payoff_us", "payoff_us_ci95", "payoff_them", "payoff_them_ci95",
                "forfeit_rate_us", "forfeit_rate_them", "forfeits_us", "forfeits_them",
-               "ms_per_move"]
+               "ms_per_move", "sims_per_move"]
     with open_output(path, "w", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=columns, extrasaction="ignore")
         writer.writeheader()

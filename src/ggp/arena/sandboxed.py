@@ -63,6 +63,7 @@ class SandboxedAgent(Agent):
         self.clairvoyant = False
         self.takes_legal_actions = False
         self._state: State | None = None
+        self.report: dict[str, Any] = {}
 
     def start(self, info: MatchInfo) -> None:
         self.close()
@@ -104,8 +105,10 @@ class SandboxedAgent(Agent):
 
     def end(self, history: ObsActionHistory, returns: list[float]) -> None:
         if self.worker is not None and self.worker.alive:
-            self.worker.call("end", {"history": history, "returns": returns},
-                             timeout=self.move_seconds)
+            report = self.worker.call("end", {"history": history, "returns": returns},
+                                      timeout=self.move_seconds)
+            # the agent's counters (a search agent's simulations), as plain JSON data
+            self.report = report if isinstance(report, dict) else {}
 
     def close(self) -> None:
         """Hand the worker back to the pool (kept only if still alive; the next match's
@@ -176,8 +179,11 @@ class _Handler:
             self.agent.observe_legal_actions(legal)
         return self.agent.act([(obs, action) for obs, action in history])
 
-    def end(self, history: list, returns: list[float]) -> None:
+    def end(self, history: list, returns: list[float]) -> dict[str, Any]:
+        """End the match; returns the agent's ``report`` (its counters) if it has one."""
         self.agent.end([(obs, action) for obs, action in history], returns)
+        report = getattr(self.agent, "report", None)
+        return report if isinstance(report, dict) else {}
 
 
 def make_handler(init: dict[str, Any]) -> _Handler:

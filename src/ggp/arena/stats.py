@@ -64,6 +64,8 @@ class Cell:
     forfeits_them: Counter = dataclass_field(default_factory=Counter)
     moves: int = 0
     move_seconds: float = 0.0
+    sim_moves: int = 0  # moves of the matches whose record counts simulations
+    simulations: int = 0
 
     @property
     def n(self) -> int:
@@ -86,6 +88,11 @@ class Cell:
         return 1000.0 * self.move_seconds / self.moves if self.moves else math.nan
 
     @property
+    def sims_per_move(self) -> float:
+        """Mean simulations the agent ran per move (NaN for agents that do not search)."""
+        return self.simulations / self.sim_moves if self.sim_moves else math.nan
+
+    @property
     def forfeit_rate_us(self) -> float:
         return self.rate(sum(self.forfeits_us.values()))
 
@@ -104,7 +111,7 @@ class Cell:
             draw_rate=self.rate(self.draws), payoff_us=us, payoff_us_ci95=us_ci,
             payoff_them=them, payoff_them_ci95=them_ci,
             forfeit_rate_us=self.forfeit_rate_us, forfeit_rate_them=self.forfeit_rate_them,
-            ms_per_move=self.ms_per_move,
+            ms_per_move=self.ms_per_move, sims_per_move=self.sims_per_move,
             forfeits_us=dict(self.forfeits_us), forfeits_them=dict(self.forfeits_them),
         )
         return data
@@ -199,6 +206,10 @@ def tabulate(records: Iterable[dict[str, Any]],
             _add(cell, returns, seat, forfeit, span)
             cell.moves += record["moves"][seat]
             cell.move_seconds += record["moves"][seat] * record["move_seconds_mean"][seat]
+            sims = (record.get("simulations") or [None] * len(seats))[seat]
+            if sims is not None:
+                cell.sim_moves += record["moves"][seat]
+                cell.simulations += sims
     return [cells[k] for k in sorted(cells)], errors
 
 

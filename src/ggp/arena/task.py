@@ -87,6 +87,16 @@ def _make_agents(task: MatchTask, model) -> list[Agent]:
     return agents
 
 
+def simulations_of(agent: Agent) -> int | None:
+    """The simulations a search agent ran in the match just played (its
+    ``report["stats"]["simulations"]``, see :class:`ggp.agents.search_agents.SearchAgent`
+    and :class:`ggp.agents.cwm_agents.CWMAgent`); None for agents that do not search."""
+    report = getattr(agent, "report", None)
+    stats = report.get("stats") if isinstance(report, dict) else None
+    sims = stats.get("simulations") if isinstance(stats, dict) else None
+    return int(sims) if isinstance(sims, (int, float)) and not isinstance(sims, bool) else None
+
+
 def run_match_task(task: MatchTask) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Play one scheduled match; returns its results line and (optionally) trajectory.
 
@@ -112,6 +122,7 @@ def run_match_task(task: MatchTask) -> tuple[dict[str, Any], dict[str, Any] | No
             moves=[len(t) for t in result.move_seconds],
             move_seconds_mean=[sum(t) / len(t) if t else 0.0 for t in result.move_seconds],
             move_seconds_max=[max(t, default=0.0) for t in result.move_seconds],
+            simulations=[simulations_of(agent) for agent in agents],
         )
         if task.trajectory:
             trajectory = {"key": task.key, **result.to_dict()}

@@ -1,8 +1,9 @@
 """Where a synthesis run keeps the files an agent plays with.
 
 A *model source* is a synthesis run directory (its ``cwm.py``, and its selected value
-function ``value_function.py`` when value-function synthesis chose one) or a plain ``.py``
-model file. Paths are made absolute because sandboxed workers run in a private directory.
+function ``value_function.py`` when value-function synthesis chose one, and its selected
+policy prior ``policy_prior.py`` when prior synthesis chose one) or a plain ``.py`` model
+file. Paths are made absolute because sandboxed workers run in a private directory.
 """
 
 from __future__ import annotations
@@ -27,10 +28,27 @@ def value_file(source: str | Path, value: str) -> Path | None:
     return path
 
 
-def model_source(model: Path, value: Path | None = None) -> str:
-    """The program an agent loads: the model, with the value function appended."""
+def prior_file(source: str | Path, prior: str) -> Path | None:
+    """The policy-prior file to play with: ``prior`` is ``""`` or ``"none"`` (none),
+    ``"auto"`` (the run's selected ``policy_prior.py`` if there is one, else none) or a
+    path. The file defines ``policy_prior(state, player) -> {action: weight}``."""
+    if not prior or prior == "none":
+        return None
+    if prior == "auto":
+        path = Path(source).expanduser().resolve()
+        selected = (path if path.is_dir() else path.parent) / "policy_prior.py"
+        return selected if selected.is_file() else None
+    path = Path(prior).expanduser().resolve()
+    if not path.is_file():
+        raise ModelSourceError(f"No policy-prior file at {prior}.")
+    return path
+
+
+def model_source(model: Path, value: Path | None = None, prior: Path | None = None) -> str:
+    """The program an agent loads: the model, with the value function and the policy
+    prior appended."""
     text = model.read_text(encoding="utf-8")
-    if value is not None:
-        text += "\n\n# ---- value function (" + value.name + ")\n" + value.read_text(
-            encoding="utf-8")
+    for label, extra in (("value function", value), ("policy prior", prior)):
+        if extra is not None:
+            text += f"\n\n# ---- {label} ({extra.name})\n" + extra.read_text(encoding="utf-8")
     return text

@@ -17,6 +17,7 @@ place where synthesized code executes during play.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from ggp.agents.base import MatchInfo
@@ -35,6 +36,7 @@ from ggp.sandbox.hosted import load_guarded
 from ggp.search.evaluators import RandomRolloutEvaluator, ValueFunctionEvaluator
 from ggp.search.ismcts import ISMCTS
 from ggp.search.mcts import MCTS
+from ggp.search.priors import GuardedPrior
 
 
 class CountingSampler(BeliefSampler):
@@ -126,18 +128,38 @@ class _Planner:
         self.sampler = HeldStates(sampler) if model.trusted else sampler
         evaluator = (ValueFunctionEvaluator(model) if handler.use_value
                      else RandomRolloutEvaluator(model, handler.rollouts))
+        self.handler = handler
+        budget = {"simulations": handler.sims or (None if handler.time else 1000),
+                  "time_limit": handler.time or None}
+        # the synthesized prior is untrusted code: it always gets a copy of the state (a
+        # search node holds the original), and its failures fall back to uniform, counted
+        prior = (GuardedPrior(model.namespace.policy_prior, copy_state=True)
+                 if handler.use_prior else None)
         if handler.planner == "ismcts":
             self.search: ISMCTS | MCTS = ISMCTS(model, self.sampler, evaluator,
-                                                simulations=handler.sims,
-                                                uct_c=handler.uct_c, rng=handler.rng)
+                                                uct_c=handler.uct_c, rng=handler.rng,
+                                                prior=prior, **budget)
         else:
-            self.search = MCTS(model, evaluator, simulations=handler.sims,
-                               uct_c=handler.uct_c, rng=handler.rng)
+            self.search = MCTS(model, evaluator, uct_c=handler.uct_c, rng=handler.rng,
+                               prior=prior, solver=handler.solver, reuse=handler.reuse,
+                               **budget)
 
     def best_action(self, history: ObsActionHistory, seat: int, rng: random.Random) -> str:
-        if isinstance(self.search, ISMCTS):
-            return self.search.best_action(history, seat)
-        return self.search.best_action(self.sampler.belief(history, seat, rng).sample(rng))
+        """The search's move; its simulations are added to the handler's counters. With
+        a time budget the search gets what is left of the move's time (the move started
+        in :meth:`AgentHandler.act`), so inference and a redone search stay inside it."""
+        handler, search = self.handler, self.search
+        search.last_simulations = search.last_inherited = 0
+        try:
+            if isinstance(search, ISMCTS):
+                search.time_limit = handler.time_left()
+                return search.best_action(history, seat)
+            state = self.sampler.belief(history, seat, rng).sample(rng)
+            search.time_limit = handler.time_left()
+            return search.best_action(state)
+        finally:
+            handler.stats["simulations"] += search.last_simulations
+            handler.stats["inherited"] += search.last_inherited
 
 
 class AgentHandler:
@@ -160,18 +182,35 @@ class AgentHandler:
         if self.planner not in ("ismcts", "mcts"):
             raise GGPError(f"planner must be ismcts or mcts, not {self.planner!r}")
         self.sims = int(init.get("sims", 1000))
+        self.time = float(init.get("time", 0.0) or 0.0)
+        self.move_started = time.perf_counter()
+        self.check_seconds = 0.0  # what the purity checks after the last search took
         self.rollouts = int(init.get("rollouts", 10))
         self.uct_c = float(init.get("uct_c", 1.0))
         self.retries = int(init.get("retries", 10))
         self.use_value = bool(init.get("value", False))
+        self.use_prior = bool(init.get("prior", False))
+        self.solver = bool(init.get("solver", True))
+        self.reuse = bool(init.get("reuse", True))
         self.copies = ""  # why the model is copied; "" while it runs without copies
         model = self._load()
         if self.use_value and not model.has("value_function"):
             raise GGPError("the model has no value_function")
+        if self.use_prior and not callable(getattr(model.namespace, "policy_prior", None)):
+            raise GGPError("the model has no policy_prior")
         try:
             probe(model)
         except ImpureModel as exc:
             self.copies = f"load probe: {exc}"
+
+    def time_left(self) -> float | None:
+        """Seconds left of this move's ``time`` budget (None without one); a search
+        always runs at least one simulation, so 0 is a valid answer."""
+        if not self.time:
+            return None
+        # the checks after the search belong to the move too: keep what the last ones took
+        spent = time.perf_counter() - self.move_started
+        return max(0.0, self.time - spent - self.check_seconds)
 
     def _load(self) -> WorldModel:
         return load_guarded(self.init["source"], self.init["filename"], self.init.get("metadata"))
@@ -182,8 +221,9 @@ class AgentHandler:
         self.rng = random.Random(self.info.seed)
         # the audits draw from their own generator, so they do not change how the agent plays
         self.audit_rng = random.Random(self.info.seed + 1)
-        self.stats = {"moves": 0, "searched": 0, "fallbacks": 0, "resample_calls": 0,
-                      "resample_valid": 0, "resample_failures": 0}
+        self.stats = {"moves": 0, "searched": 0, "fallbacks": 0, "simulations": 0,
+                      "inherited": 0, "resample_calls": 0, "resample_valid": 0,
+                      "resample_failures": 0}
         self.fallbacks: list[dict[str, Any]] = []
         guarded = self._load()
         self.guarded = _Planner(self, guarded)
@@ -192,6 +232,7 @@ class AgentHandler:
 
     def act(self, history: list) -> dict[str, Any]:
         """``{"action": ..., "fallback": None or the reason the search failed}``."""
+        self.move_started = time.perf_counter()
         history = [(obs, action) for obs, action in history]
         seat = self.info.seat
         self.stats["moves"] += 1
@@ -212,11 +253,13 @@ class AgentHandler:
         held = self.fast.sampler
         try:
             action = self.fast.best_action(history, seat, self.rng)
+            checks_started = time.perf_counter()
             root = held.check()
             if snapshot(history) != before:
                 raise ImpureModel("the model changed the player's history")
             if root is not None:
                 audit_playout(self.fast.model, root, self.audit_rng)
+            self.check_seconds = time.perf_counter() - checks_started
             return action
         except ImpureModel as exc:
             self.copies = f"move {self.stats['moves']}: {exc}"
@@ -239,8 +282,11 @@ class AgentHandler:
         return self.rng.choice(sorted(model.legal_actions(state)))
 
     def report(self) -> dict[str, Any]:
-        return {"stats": dict(self.stats), "fallbacks": list(self.fallbacks),
-                "copies": self.copies}
+        stats = dict(self.stats)
+        if self.use_prior:  # prior calls that failed and fell back to uniform
+            stats["prior_errors"] = self.fast.search.prior_errors + \
+                self.guarded.search.prior_errors
+        return {"stats": stats, "fallbacks": list(self.fallbacks), "copies": self.copies}
 
 
 def make_handler(init: dict[str, Any]) -> AgentHandler:

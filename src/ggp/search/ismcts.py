@@ -41,6 +41,7 @@ from ggp.core.protocol import TERMINAL, Action, ObsActionHistory, State
 from ggp.search.evaluators import Evaluator, as_evaluator
 from ggp.search.mcts import exploration_scale
 from ggp.search.ops import ops_for
+from ggp.search.priors import GuardedPrior, Prior, as_guarded
 
 # canonical_json with one encoder built once (it is on the hot path of every simulation)
 _obs_key = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False).encode
@@ -52,11 +53,14 @@ VISITS, TOTAL, AVAIL = 0, 1, 2
 class InfoNode:
     """A node of an information-set tree: per-action statistics and child nodes."""
 
-    __slots__ = ("children", "stats")
+    __slots__ = ("children", "priors", "stats")
 
     def __init__(self) -> None:
         self.stats: dict[Action, list[float]] = {}
         self.children: dict[object, InfoNode] = {}
+        # P(a) from the policy prior (PUCT), computed from the first determinization that
+        # reaches the node: the prior should depend only on what the mover knows
+        self.priors: dict[Action, float] | None = None
 
     def child(self, edge: object, obs: object, trusted: bool) -> InfoNode:
         """The child reached by ``edge`` (an action or None) then observation ``obs``.
@@ -105,6 +109,7 @@ class ISMCTS:
         time_limit: float | None = None,
         uct_c: float = 1.0,
         rng: random.Random | None = None,
+        prior: Prior | GuardedPrior | None = None,
     ) -> None:
         if observer not in ("single", "multiple"):
             raise ValueError("observer must be 'single' or 'multiple'")
@@ -119,6 +124,11 @@ class ISMCTS:
         self.time_limit = time_limit
         self.c = uct_c * exploration_scale(model)
         self.rng = rng or random.Random()
+        self.prior = as_guarded(prior, model.trusted)
+        #: simulations run by the last :meth:`search`
+        self.last_simulations = 0
+        #: root visits inherited from an earlier search (always 0: ISMCTS does not reuse)
+        self.last_inherited = 0
 
     def search(self, history: ObsActionHistory, player: int) -> InfoNode:
         """Search from ``player``'s decision point ``history[-1]``; returns the root node."""
@@ -134,7 +144,7 @@ class ISMCTS:
             root = trees[player].child(None, root_obs, self.ops.model.trusted)
         else:
             root = trees[player]
-        self._run(belief.sample, belief.pooled, trees, deadline)
+        self.last_simulations = self._run(belief.sample, belief.pooled, trees, deadline)
         return root
 
     def best_action(self, history: ObsActionHistory, player: int) -> Action:
@@ -142,8 +152,9 @@ class ISMCTS:
         return most_visited(self.search(history, player))
 
     def _run(self, draw: Callable[[random.Random], State], pooled: bool,
-             trees: list[InfoNode], deadline: float | None) -> None:
-        """All simulations of a search, in one loop (see the module doc for the keys).
+             trees: list[InfoNode], deadline: float | None) -> int:
+        """All simulations of a search, in one loop (see the module doc for the keys);
+        returns how many were run.
 
         Single observer: the node where player *p* acts is the child of *p*'s previous
         node (``trees[p]`` before its first move) along the action *p* took there, then
@@ -169,7 +180,7 @@ class ISMCTS:
         rewards_of, observations, sample_chance = ops.rewards, ops.observations, ops.sample_chance
         evaluate, to_come = self.evaluator.evaluate, self.evaluator.returns_to_come
         trusted, n, budget, clock = ops.model.trusted, ops.num_players, self.simulations, time.perf_counter
-        single = self.observer == "single"
+        single, prior = self.observer == "single", self.prior
         zero, players, log, sqrt, inf = [0.0] * n, range(n), math.log, math.sqrt, math.inf
         # log(availability) for the UCB bonus, computed once per count (<= simulations + 1)
         logs = [0.0] + [log(i) for i in range(1, (budget or 0) + 2)]
@@ -211,32 +222,37 @@ class ISMCTS:
                                 last_action[mover], obs, trusted)
                     else:
                         node = current[mover]
-                    # ---- UCB over the legal actions with availability counts; an untried
-                    # legal action is expanded first. stats: [visits, total, availability]
-                    get = node.stats.get
-                    untried = None
-                    action, stats, best_score = None, None, -inf
-                    for a in legal_actions(state):
-                        s = get(a)
-                        if s is None:
+                    if prior is not None:  # ---- PUCT (its own method: UCT is unchanged)
+                        action, stats, untried = self._puct(node, state, mover, prior)
+                        path.append((stats, mover, acc[mover]))
+                    else:
+                        # ---- UCB over the legal actions with availability counts; an
+                        # untried legal action is expanded first. stats: [visits, total,
+                        # availability]
+                        get = node.stats.get
+                        untried = None
+                        action, stats, best_score = None, None, -inf
+                        for a in legal_actions(state):
+                            s = get(a)
+                            if s is None:
+                                if untried is None:
+                                    untried = [a]
+                                else:
+                                    untried.append(a)
+                                continue
+                            avail = s[2] + 1
+                            s[2] = avail
                             if untried is None:
-                                untried = [a]
-                            else:
-                                untried.append(a)
-                            continue
-                        avail = s[2] + 1
-                        s[2] = avail
-                        if untried is None:
-                            visits = s[0]
-                            score = s[1] / visits + c * sqrt(
-                                (logs[avail] if avail < n_logs else log(avail)) / visits)
-                            if score > best_score or (score == best_score
-                                                      and rng.random() < 0.5):
-                                action, stats, best_score = a, s, score
-                    if untried is not None:
-                        action = untried[0] if len(untried) == 1 else rng.choice(untried)
-                        stats = node.stats[action] = [0, 0.0, 1]
-                    path.append((stats, mover, acc[mover]))
+                                visits = s[0]
+                                score = s[1] / visits + c * sqrt(
+                                    (logs[avail] if avail < n_logs else log(avail)) / visits)
+                                if score > best_score or (score == best_score
+                                                          and rng.random() < 0.5):
+                                    action, stats, best_score = a, s, score
+                        if untried is not None:
+                            action = untried[0] if len(untried) == 1 else rng.choice(untried)
+                            stats = node.stats[action] = [0, 0.0, 1]
+                        path.append((stats, mover, acc[mover]))
                 # ---- the move (a chance move's mover is negative: no player's own action)
                 state = apply(state, action)
                 rewards = rewards_of(state)
@@ -272,6 +288,58 @@ class ISMCTS:
                 for stats, mover, before in path:
                     stats[0] += 1
                     stats[1] += acc[mover] - before + leaf[mover]
+        return done
+
+
+    def _puct(self, node: InfoNode, state: State, mover: int,
+              prior: GuardedPrior) -> tuple[Action, list[float], list[Action] | None]:
+        """PUCT at ``node`` for this determinization: ``(action, its statistics, [action]
+        when the action is new here, else None)``.
+
+        ``score = Q + c * P(a) * sqrt(avail) / (1 + n)``, with availability counts as the
+        parent visits of UCT-ISMCTS; an action never tried here has ``Q`` = the mean
+        return of the node's tried actions for the mover (first-play urgency) and the
+        node's visits as its ``avail``. ``P`` comes from the prior at the node's first
+        determinization; a legal action it did not cover gets the floor share."""
+        legal = self.ops.legal_actions(state)
+        priors = node.priors
+        if priors is None:
+            priors = node.priors = prior(state, mover, legal)
+        missing = prior.floor / len(legal)
+        get, c, sqrt, rng = node.stats.get, self.c, math.sqrt, self.rng
+        best, best_stats, best_score = None, None, -math.inf
+        visited = returns = 0.0
+        fresh = []
+        for a in legal:
+            s = get(a)
+            if s is None:
+                fresh.append(a)
+                continue
+            avail = s[2] + 1
+            s[2] = avail
+            visits = s[0]
+            visited += visits
+            returns += s[1]
+            score = s[1] / visits + c * priors.get(a, missing) * sqrt(avail) / (1 + visits)
+            if score > best_score or (score == best_score and rng.random() < 0.5):
+                best, best_stats, best_score = a, s, score
+        if fresh:
+            fpu = returns / visited if visited else 0.0
+            scale = c * sqrt(max(visited, 1.0))
+            new = None
+            for a in fresh:
+                score = fpu + scale * priors.get(a, missing)
+                if score > best_score or (score == best_score and rng.random() < 0.5):
+                    new, best_score = a, score
+            if new is not None:
+                stats = node.stats[new] = [0, 0.0, 1]
+                return new, stats, [new]
+        return best, best_stats, None
+
+    @property
+    def prior_errors(self) -> int:
+        """How many prior calls failed and fell back to uniform."""
+        return self.prior.errors if self.prior is not None else 0
 
 
 class _History:

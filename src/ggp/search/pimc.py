@@ -53,6 +53,9 @@ class PIMC:
         self.determinizations = determinizations
         self.time_limit = time_limit
         self.rng = rng or random.Random()
+        #: simulations run by the last search, summed over its determinizations
+        self.last_simulations = 0
+        self.last_inherited = 0  # PIMC's searches start afresh
         self.mcts = MCTS(
             model,
             evaluator,
@@ -60,6 +63,10 @@ class PIMC:
             time_limit=None if time_limit is None else time_limit / determinizations,
             uct_c=uct_c,
             rng=self.rng,
+            # each determinization is searched once, so there is no tree to reuse; the
+            # solver stays off to keep PIMC as described above
+            solver=False,
+            reuse=False,
         )
 
     def action_values(self, history: ObsActionHistory, player: int) -> dict[Action, list[float]]:
@@ -67,11 +74,13 @@ class PIMC:
         started = time.perf_counter()
         belief = self.sampler.belief(history, player, self.rng)
         totals: dict[Action, list[float]] = {}
+        self.last_simulations = 0
         for k in range(self.determinizations):
             if self.time_limit is not None:  # an equal share of what is left
                 left = self.time_limit - (time.perf_counter() - started)
                 self.mcts.time_limit = max(left, 0.0) / (self.determinizations - k)
             root = self.mcts.search(belief.sample(self.rng))
+            self.last_simulations += self.mcts.last_simulations
             for action, child in root.children.items():
                 t = totals.setdefault(action, [0, 0.0])
                 t[0] += child.visits
