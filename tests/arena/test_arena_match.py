@@ -105,7 +105,7 @@ LIMITS = Limits(memory_mb=256, cpu_seconds=60, max_output_bytes=500_000)
     ("allocate", "memory"),
     ("print", "output"),
     ("illegal", "illegal"),
-    ("not_string", "illegal"),
+    ("not_string", "protocol"),  # a reply that is no action: the worker is discarded
     ("crash", "crash"),
 ])
 def test_sandboxed_evil_agents_forfeit_with_the_right_reason(ttt, mode, reason):
