@@ -66,6 +66,26 @@ def random_decision_points(model: WorldModel,
     return points
 
 
+def _with_decision_flag(resample: Callable[..., list[Action]]) -> Callable[..., list[Action]]:
+    """``resample(history, player)`` for an inference function that may take the
+    closed-deck form ``resample_history(history, player, last_is_terminal)``: the flag
+    is passed (False: the player is deciding now) as long as the function accepts it;
+    the first call that fails for that keyword switches to the two-argument form."""
+    takes_flag = [True]
+
+    def call(history: ObsActionHistory, player: int) -> list[Action]:
+        if takes_flag[0]:
+            try:
+                return resample(history, player, last_is_terminal=False)
+            except Exception as exc:  # noqa: BLE001 - model code; re-raised unless it is the flag
+                if "last_is_terminal" not in str(exc):
+                    raise
+                takes_flag[0] = False
+        return resample(history, player)
+
+    return call
+
+
 def _check_observation(model, state, player, history, step, index) -> None:
     if step >= len(history):
         raise BeliefError(f"step {index}: the sampled history has too many player decisions")
@@ -107,7 +127,8 @@ def model_resampler(
         return lambda _rng=None: _sample_state(model, history, player, retries)
     # A trusted model's raw function: the wrapper's frames cost as much as Leduc's own
     # function, and this runs once per simulation. Its exceptions are typed below.
-    resample = model.namespace.resample_history if model.trusted else model.resample_history
+    raw = model.namespace.resample_history if model.trusted else model.resample_history
+    resample = _with_decision_flag(raw)
     validated = {} if cache is None else cache
 
     def draw(_rng: object = None) -> State:
