@@ -101,7 +101,11 @@ def test_relaxed_states_match_the_current_observation():
     history = points(model, 3)[0][2]
     states, exact = relaxed_states(model, history, 0, random.Random(0), seconds=5.0)
     assert states and exact
-    for state in states:
+    for state, actions in states:
+        replayed = model.initial_state()  # the kept history really leads to the state
+        for action in actions:
+            replayed = model.apply(replayed, action)
+        assert canonical_json(replayed) == canonical_json(state)
         assert model.current_player(state) == 0
         assert canonical_json(model.observation(state, 0)) == canonical_json(history[-1][0])
 
@@ -125,7 +129,7 @@ def test_the_fallback_is_legal_without_offered_actions(monkeypatch):
         # legal in every state matching the current observation (and this game's legal
         # moves follow from what the player sees, so in the true state too)
         states, _ = relaxed_states(model, history, 1, random.Random(0), seconds=2.0)
-        assert all(action in model.legal_actions(s) for s in states)
+        assert all(action in model.legal_actions(s) for s, _ in states)
     assert agent.belief_fallbacks >= 2
 
 
@@ -151,3 +155,20 @@ def test_a_failed_belief_keeps_the_last_consistent_pool():
     pf.run(mine[1], random.Random(0))
     stage, states = pf.consistent_prefix(mine[-1])
     assert stage == 1 and states
+
+
+def test_the_relaxed_search_matches_the_current_observation_of_a_card_game():
+    """Hearts after the pass, with the cards already played: from the closest relaxed
+    particles, the search on the current observation alone reaches states that show the
+    player exactly what it sees now, so their legal moves are the player's."""
+    from ggp.belief.fallback import current_match_search
+
+    model = make_game("hearts")
+    history = points(model, 5)[1][3]
+    found, exact = relaxed_states(model, history, 1, random.Random(0), seconds=1.0)
+    assert found
+    states = [s for s, _ in found] if exact else current_match_search(
+        model, history, 1, random.Random(0), [m for _, m in found], seconds=20.0)
+    assert states
+    for state in states:
+        assert canonical_json(model.observation(state, 1)) == canonical_json(history[-1][0])

@@ -13,8 +13,12 @@ know its legal moves. This module degrades instead of forfeiting:
    player's own recorded actions, and move between them with the generic sampler's guided
    proposal (:func:`ggp.belief.generic._extend`), keeping at each earlier decision the
    candidate closest to that decision's observation. The move is drawn from the legal
-   actions the found states share (legal in all of them); when none matches the current
-   observation exactly, from the closest ones.
+   actions the found states share (legal in all of them);
+3. when no relaxed particle matches the current observation exactly, the generic
+   sampler's history search (:mod:`ggp.belief.history_search`) is run from the closest
+   ones with the energy of the current observation alone (the earlier decisions only have
+   to allow the player's recorded actions); failing that, the move legal in most of the
+   closest states.
 
 The returned action is *likely* legal, not certainly: legal moves usually follow from what
 a player sees (its hand, the public state), which is exactly what the current observation
@@ -28,6 +32,7 @@ import time
 from collections import Counter
 
 from ggp.belief.generic import _extend
+from ggp.belief.history_search import HistorySearch
 from ggp.belief.tokens import _Target, mismatch
 from ggp.core.errors import BeliefError
 from ggp.core.model import WorldModel
@@ -39,73 +44,100 @@ TRIES_PER_STAGE = 4
 
 
 def relaxed_states(model: WorldModel, history: ObsActionHistory, player: int,
-                   rng: random.Random, *, start: tuple[int, list[State]] | None = None,
-                   seconds: float = 2.0, wanted: int = 8,
-                   max_steps: int = 10_000) -> tuple[list[State], bool]:
-    """States at the player's current decision point (see the module doc) and whether
-    their current observation equals the recorded one exactly (else they are the closest
-    found). ``start`` is ``(stage, states)``: states at the player's decision point
-    ``stage`` consistent with the history up to it (default: the initial state, stage
-    -1). Stops after ``wanted`` exact states or ``seconds``."""
+                   rng: random.Random, *,
+                   start: tuple[int, list[tuple[State, tuple]]] | None = None,
+                   seconds: float = 2.0, wanted: int = 8, max_steps: int = 10_000
+                   ) -> tuple[list[tuple[State, tuple]], bool]:
+    """``(state, actions)`` at the player's current decision point (see the module doc)
+    and whether their current observation equals the recorded one exactly (else they
+    are the closest found). ``start`` is ``(stage, [(state, actions)])``: states at the
+    player's decision point ``stage`` consistent with the history up to it, with the
+    histories reaching them (default: the initial state, stage -1). Stops after
+    ``wanted`` exact states or ``seconds``."""
     ops = ops_for(model)
     targets = [_Target(obs) for obs, _ in history]
     last = len(history) - 1
-    stage0, starts = start if start else (-1, [model.initial_state()])
+    stage0, starts = start if start else (-1, [(model.initial_state(), ())])
     deadline = time.monotonic() + seconds
-    exact: list[State] = []
-    near: list[tuple[int, State]] = []
+    exact: list[tuple[State, tuple]] = []
+    near: list[tuple[int, State, tuple]] = []
     while time.monotonic() < deadline and len(exact) < wanted:
-        state: State | None = rng.choice(starts)
+        state, moves = rng.choice(starts)
+        moves = list(moves)
         for step in range(stage0, last):
             if step >= 0:  # the player's own recorded action at its decision ``step``
                 action = history[step][1]
-                if state is None or action not in ops.legal_actions(state):
+                if action not in ops.legal_actions(state):
                     state = None
                     break
                 state = ops.apply(state, action)
-            state = _closest(ops, state, player, rng, targets[step + 1], max_steps,
+                moves.append(action)
+            moved = _closest(ops, state, player, rng, targets[step + 1], max_steps,
                              1 if step + 1 == last else TRIES_PER_STAGE)
-            if state is None:
+            if moved is None:
+                state = None
                 break
+            state, extra = moved
+            moves += extra
         if state is None:
             continue
         distance = mismatch(ops.observations(state)[player], targets[last])
         if distance == 0:
-            exact.append(state)
+            exact.append((state, tuple(moves)))
         else:
-            near.append((distance, state))
+            near.append((distance, state, tuple(moves)))
     if exact:
         return exact, True
     near.sort(key=lambda x: x[0])
-    return [s for d, s in near if d == near[0][0]][:wanted], False
+    return [(s, m) for d, s, m in near if d == near[0][0]][:wanted], False
 
 
 def _closest(ops, state: State, player: int, rng: random.Random, target: _Target,
-             max_steps: int, tries: int) -> State | None:
+             max_steps: int, tries: int) -> tuple[State, list] | None:
     """Of ``tries`` guided extensions of ``state`` to the player's next decision, the one
-    whose observation is closest to ``target`` (an exact match ends the tries)."""
-    best: tuple[int, State] | None = None
+    whose observation is closest to ``target`` (an exact match ends the tries), with the
+    moves it took."""
+    best: tuple[int, State, list] | None = None
     for _ in range(tries):
-        moved = _extend(ops, state, player, rng, target, max_steps, [], None,
+        moves: list = []
+        moved = _extend(ops, state, player, rng, target, max_steps, moves, None,
                         rng.random() < 0.5)
         if moved is None:
             continue
         distance = mismatch(ops.observations(moved[0])[player], target)
         if best is None or distance < best[0]:
-            best = (distance, moved[0])
+            best = (distance, moved[0], moves)
         if distance == 0:
             break
-    return None if best is None else best[1]
+    return None if best is None else (best[1], best[2])
+
+
+def current_match_search(model: WorldModel, history: ObsActionHistory, player: int,
+                         rng: random.Random, seeds: list[tuple], seconds: float,
+                         wanted: int = 8) -> list[State]:
+    """States whose *current* observation equals the recorded one, by the history search
+    of :mod:`ggp.belief.history_search` with the energy of the current observation alone
+    (earlier decisions need only allow the player's recorded actions), started from
+    ``seeds`` (action lists from the initial state to the current decision)."""
+    if not seeds:
+        return []
+    ops = ops_for(model)
+    search = HistorySearch(ops, player, [_Target(obs) for obs, _ in history],
+                           [a for _, a in history[:-1]], only_last=True)
+    found = search.run([list(s) for s in seeds], rng, time.monotonic() + seconds, wanted)
+    return [h.states[-1] for h in found]
 
 
 def fallback_action(model: WorldModel, history: ObsActionHistory, player: int,
                     rng: random.Random, *, sampler=None, offered: list[Action] | None = None,
                     seconds: float = 2.0) -> Action:
     """A move for a player whose belief failed (see the module doc): one of ``offered``
-    when the referee offered legal actions, else one legal in every relaxed state (the
-    most widely legal when they share none). ``sampler`` (any belief sampler; pooled ones
-    are unwrapped) lends the last consistent particles it kept. Raises
-    :class:`BeliefError` when not even a relaxed state is found."""
+    when the referee offered legal actions, else one legal in every state found that
+    matches the current observation (relaxed particles for ``seconds``, then the relaxed
+    history search from the closest of them for as long again); failing that, one legal
+    in most of the closest states. ``sampler`` (any belief sampler; pooled ones are
+    unwrapped) lends the last consistent particles it kept. Raises :class:`BeliefError`
+    when not even a relaxed state is found."""
     if offered:
         return rng.choice(offered)
     inner = sampler
@@ -115,9 +147,15 @@ def fallback_action(model: WorldModel, history: ObsActionHistory, player: int,
     consistent = getattr(inner, "consistent_prefix", None)
     if consistent is not None:
         start = consistent(history, player)
-    states, _exact = relaxed_states(model, history, player, rng, start=start, seconds=seconds)
-    if not states and start is not None:  # the kept particles led nowhere: from the start
-        states, _exact = relaxed_states(model, history, player, rng, seconds=seconds)
+    found, exact = relaxed_states(model, history, player, rng, start=start, seconds=seconds)
+    if not found and start is not None:  # the kept particles led nowhere: from the start
+        found, exact = relaxed_states(model, history, player, rng, seconds=seconds)
+    states = [s for s, _ in found]
+    if found and not exact:
+        matched = current_match_search(model, history, player, rng, [m for _, m in found],
+                                       seconds)
+        if matched:
+            states = matched
     if not states:
         raise BeliefError(
             f"{model.name}: no state matching player {player}'s current observation was "

@@ -490,9 +490,11 @@ class ParticleFilter:
         self.good = (keys, list(self.pools))
         return self.pools[last]
 
-    def consistent_prefix(self, history: ObsActionHistory) -> tuple[int, list[State]] | None:
-        """``(stage, states)``: the latest decision point of ``history`` that the last
-        successful belief explained, with its consistent states (None if none)."""
+    def consistent_prefix(self, history: ObsActionHistory
+                          ) -> tuple[int, list[tuple[State, tuple]]] | None:
+        """``(stage, [(state, actions)])``: the latest decision point of ``history`` that
+        the last successful belief explained, with its consistent states and the histories
+        that reach them (None if none)."""
         keys, pools = self.good
         n = 0
         while n < min(len(keys), len(pools), len(history)) and \
@@ -501,7 +503,7 @@ class ParticleFilter:
             n += 1
         if n == 0:
             return None
-        return n - 1, [w.state for w in pools[n - 1]]
+        return n - 1, [(w.state, tuple(w.actions)) for w in pools[n - 1]]
 
 
     def _search(self, misses: list, history: ObsActionHistory, targets: list[_Target],

@@ -207,9 +207,10 @@ class GenericSampler(BeliefSampler):
         return self._exact_budget
 
     def consistent_prefix(self, history: ObsActionHistory,
-                          player: int) -> tuple[int, list[State]] | None:
+                          player: int) -> tuple[int, list[tuple[State, tuple]]] | None:
         """The latest decision point of ``history`` this sampler explained for ``player``,
-        with consistent states there (the fallback starts from them; None if none)."""
+        with consistent ``(state, actions)`` there (the fallback starts from them; None if
+        none)."""
         options = []
         pf = self._filters.get(player)
         if pf is not None:
@@ -220,7 +221,7 @@ class GenericSampler(BeliefSampler):
             now = [(canonical_json(obs), action) for obs, action in history[:n]]
             if found and n <= len(history) and now[:n - 1] == keys[:n - 1] and \
                     now[n - 1][0] == keys[n - 1][0]:
-                options.append((n - 1, [w.state for w in found]))
+                options.append((n - 1, [(w.state, tuple(w.actions)) for w in found]))
         options = [o for o in options if o is not None]
         return max(options, key=lambda o: o[0]) if options else None
 
