@@ -59,7 +59,7 @@ from dataclasses import dataclass
 
 from ggp.belief.history_search import HistorySearch
 from ggp.belief.stage_exact import MAX_NODES as STAGE_NODES
-from ggp.belief.stage_exact import enumerate_stage
+from ggp.belief.stage_exact import enumerate_stage, worth_enumerating
 from ggp.belief.tokens import _delta, _diff, _Target, _tokens, _words
 from ggp.core.errors import BeliefError
 from ggp.core.model import WorldModel
@@ -450,7 +450,8 @@ class ParticleFilter:
             if not survivors and misses:  # a short search first: often enough
                 survivors = self._search(misses, history, targets, step, rng, deadline,
                                          QUICK_SEARCH)
-            if not survivors and step > 0:
+            if not survivors and step > 0 and \
+                    worth_enumerating(self.ops, pool, self.player, rng, self.stage_nodes):
                 # some particle may still continue consistently where no sample did:
                 # enumerate every continuation of the pool, exactly (ggp.belief.stage_exact)
                 found = enumerate_stage(self.ops, pool, targets[step], self.player, deadline,
