@@ -24,13 +24,17 @@ It is a sequential importance sampler (a particle filter with a guided proposal)
    at the decision point a particle survives only if the player's observation equals the
    recorded one (a 0/1 likelihood). Survivors are resampled in proportion to their
    weights, take the player's recorded action, and seed the next stage.
-3. **History search.** When every particle of a stage dies (in trick games an opponent
+3. **Dead stages.** When every particle of a stage dies (in trick games an opponent
    shows a card the forward deal gave to someone else), complete histories are searched
    and rejuvenated against *all* of the player's observations
-   (:mod:`ggp.belief.history_search`); those samples, equally weighted, are the stage's
-   pool. While stages keep dying, fewer particles are moved forward first.
+   (:mod:`ggp.belief.history_search`), briefly; then every continuation of the pool is
+   enumerated exactly where a path estimate says it fits (:mod:`ggp.belief.stage_exact`);
+   then the search runs longer. Search samples are equally weighted, enumerated ones
+   carry their exact weights. While stages keep dying, fewer particles are moved forward
+   first.
 4. **Backtracking.** When the search finds nothing either, earlier stages are redrawn
-   (1, 2, 4, ... stages back on repeated failures) before giving up.
+   (1, 2, 4, ... stages back on repeated failures, with four times the particles) before
+   giving up.
 
 Guarantees and limits:
 

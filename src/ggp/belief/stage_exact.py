@@ -65,7 +65,7 @@ def worth_enumerating(ops, pool: list, player: int, rng, max_nodes: int = MAX_NO
     from one random particle, times the number of distinct particles, within
     ``ESTIMATE_FACTOR * max_nodes`` (enumeration merges histories, so the estimate is
     generous; beyond that factor, the time is better given to the history search)."""
-    distinct = len({id(w.state) for w in pool})
+    distinct = len({canonical_json(w.state) for w in pool})
     one = estimated_paths(ops, rng.choice(pool).state, player, rng)
     return one * distinct <= ESTIMATE_FACTOR * max_nodes
 
