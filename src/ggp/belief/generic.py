@@ -485,8 +485,9 @@ class ParticleFilter:
                     f"{step} (of {last}) in {time.monotonic() - started:.1f} s "
                     f"({backtracks} backtracks). Use the model's own inference function "
                     "(belief=model) or exact enumeration for small games (belief=exact), or "
-                    "allow more time (GenericSampler(time_limit=...)); with --legal-actions "
-                    "search agents fall back to a random legal move instead of forfeiting.")
+                    "allow more time (GenericSampler(time_limit=...)); search agents fall "
+                    "back to a move from states matching the current observation, or to an "
+                    "offered one with --legal-actions (ggp.belief.fallback).")
             step = max(0, step - 2 ** (failures[step] - 1))
             self.pools = self.pools[:step]
             # the redrawn stages move more particles forward: a wider pool is more likely
