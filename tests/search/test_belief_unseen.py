@@ -174,3 +174,25 @@ def test_the_relaxed_search_matches_the_current_observation_of_a_card_game():
     assert states
     for state in states:
         assert canonical_json(model.observation(state, 1)) == canonical_json(history[-1][0])
+
+
+@pytest.mark.parametrize("spec", ["pimc:sims=5:rollouts=1:belief=generic",
+                                  "ismcts:sims=5:rollouts=1:belief=generic:pool=4"])
+@pytest.mark.parametrize("name", ["dev/rank_asking.py", "heldout/follow_suit.py"])
+def test_an_agent_whose_belief_always_fails_plays_whole_matches_legally(spec, name,
+                                                                         monkeypatch):
+    """Every move a fallback, no legal actions offered: the match still ends without a
+    forfeit (each move is checked against the true state by the referee)."""
+    from ggp.agents import make_agent
+    from ggp.arena.match import play_match
+
+    def fail(self, history, player, rng):
+        raise BeliefError("forced by the test")
+
+    monkeypatch.setattr(GenericSampler, "belief", fail)
+    model = load_model(str(UNSEEN / name))
+    agents = [make_agent(spec, model)] + [make_agent("random", model)
+                                          for _ in range(model.num_players - 1)]
+    result = play_match(model, agents, seed=2, record_states=False)
+    assert result.forfeit is None
+    assert agents[0].belief_fallbacks == len(result.move_seconds[0]) > 0
