@@ -142,7 +142,7 @@ def test_the_fallback_raises_when_no_state_is_reached():
     history = points(model, 0)[0][0]
     bogus = [(history[0][0], "Fly"), (history[0][0], None)]
     with pytest.raises(BeliefError):
-        fallback_action(model, bogus, 0, random.Random(0), seconds=0.2)
+        fallback_action(model, bogus, 0, random.Random(0), seconds=0.2, patience=0.5)
     assert fallback_action(model, history, 0, random.Random(0)) in ("Pass", "Bet")
 
 

@@ -17,8 +17,8 @@ know its legal moves. This module degrades instead of forfeiting:
 3. when no relaxed particle matches the current observation exactly, the generic
    sampler's history search (:mod:`ggp.belief.history_search`) is run from the closest
    ones with the energy of the current observation alone (the earlier decisions only have
-   to allow the player's recorded actions); failing that, the move legal in most of the
-   closest states.
+   to allow the player's recorded actions); both repeat, up to ``patience`` seconds,
+   until a state matches; failing that, the move legal in most of the closest states.
 
 The returned action is *likely* legal, not certainly: legal moves usually follow from what
 a player sees (its hand, the public state), which is exactly what the current observation
@@ -73,7 +73,8 @@ def relaxed_states(model: WorldModel, history: ObsActionHistory, player: int,
                 state = ops.apply(state, action)
                 moves.append(action)
             moved = _closest(ops, state, player, rng, targets[step + 1], max_steps,
-                             1 if step + 1 == last else TRIES_PER_STAGE)
+                             1 if step + 1 == last else TRIES_PER_STAGE,
+                             None if step + 1 == last else history[step + 1][1])
             if moved is None:
                 state = None
                 break
@@ -89,21 +90,28 @@ def relaxed_states(model: WorldModel, history: ObsActionHistory, player: int,
     if exact:
         return exact, True
     near.sort(key=lambda x: x[0])
-    return [(s, m) for d, s, m in near if d == near[0][0]][:wanted], False
+    return [(s, m) for _, s, m in near][:wanted], False
 
 
 def _closest(ops, state: State, player: int, rng: random.Random, target: _Target,
-             max_steps: int, tries: int) -> tuple[State, list] | None:
+             max_steps: int, tries: int, then: Action | None = None
+             ) -> tuple[State, list] | None:
     """Of ``tries`` guided extensions of ``state`` to the player's next decision, the one
-    whose observation is closest to ``target`` (an exact match ends the tries), with the
-    moves it took."""
+    whose observation is closest to ``target`` among those where the player's next
+    recorded action ``then`` is legal (up to four times as many tries while fewer are;
+    an exact match ends the tries), with the moves it took. A path on which the player could not have made its own recorded move is no use
+    to the decisions after it."""
     best: tuple[int, State, list] | None = None
-    for _ in range(tries):
+    usable = 0
+    for _ in range(4 * tries):  # up to four times as many tries while few are usable
+        if usable >= tries:
+            break
         moves: list = []
         moved = _extend(ops, state, player, rng, target, max_steps, moves, None,
                         rng.random() < 0.5)
-        if moved is None:
+        if moved is None or (then is not None and then not in ops.legal_actions(moved[0])):
             continue
+        usable += 1
         distance = mismatch(ops.observations(moved[0])[player], target)
         if best is None or distance < best[0]:
             best = (distance, moved[0], moves)
@@ -130,14 +138,16 @@ def current_match_search(model: WorldModel, history: ObsActionHistory, player: i
 
 def fallback_action(model: WorldModel, history: ObsActionHistory, player: int,
                     rng: random.Random, *, sampler=None, offered: list[Action] | None = None,
-                    seconds: float = 2.0) -> Action:
+                    seconds: float = 2.0, patience: float = 12.0) -> Action:
     """A move for a player whose belief failed (see the module doc): one of ``offered``
     when the referee offered legal actions, else one legal in every state found that
-    matches the current observation (relaxed particles for ``seconds``, then the relaxed
-    history search from the closest of them for as long again); failing that, one legal
-    in most of the closest states. ``sampler`` (any belief sampler; pooled ones are
-    unwrapped) lends the last consistent particles it kept. Raises :class:`BeliefError`
-    when not even a relaxed state is found."""
+    matches the current observation. Rounds of relaxed particles (``seconds``) and, when
+    none matches exactly, the relaxed history search from the closest of them (as long
+    again) repeat until a matching state is found or ``patience`` seconds have passed;
+    then the move legal in most of the closest states is taken (a guess: see the module
+    doc). ``sampler`` (any belief sampler; pooled ones are unwrapped) lends the last
+    consistent particles it kept. Raises :class:`BeliefError` when not even a relaxed
+    state is found."""
     if offered:
         return rng.choice(offered)
     inner = sampler
@@ -147,15 +157,25 @@ def fallback_action(model: WorldModel, history: ObsActionHistory, player: int,
     consistent = getattr(inner, "consistent_prefix", None)
     if consistent is not None:
         start = consistent(history, player)
-    found, exact = relaxed_states(model, history, player, rng, start=start, seconds=seconds)
-    if not found and start is not None:  # the kept particles led nowhere: from the start
-        found, exact = relaxed_states(model, history, player, rng, seconds=seconds)
-    states = [s for s, _ in found]
-    if found and not exact:
-        matched = current_match_search(model, history, player, rng, [m for _, m in found],
-                                       seconds)
-        if matched:
-            states = matched
+    give_up = time.monotonic() + patience
+    states: list[State] = []
+    closest: list[State] = []
+    while not states:
+        found, exact = relaxed_states(model, history, player, rng, start=start,
+                                      seconds=seconds)
+        if not found and start is not None:  # the kept particles led nowhere
+            start = None
+            continue
+        if exact:
+            states = [s for s, _ in found]
+            break
+        if found:
+            closest = closest or [s for s, _ in found]
+            states = current_match_search(model, history, player, rng,
+                                          [m for _, m in found], seconds)
+        if time.monotonic() > give_up:
+            break
+    states = states or closest
     if not states:
         raise BeliefError(
             f"{model.name}: no state matching player {player}'s current observation was "
