@@ -16,7 +16,14 @@ when that fits its budget); ``tv filter`` forces the particle filter; ``floor`` 
 distance of an empirical distribution of as many exact draws as the filter keeps
 particles, i.e. the distance that sampling noise alone gives.
 
-Run:  python bench/belief_generic.py [--games a,b] [--points 30] [--particles 32]
+Games: ``--games`` takes registered names, world-model ``.py`` files and folders (every
+``.py`` file in them, sorted), comma-separated or as positional arguments; the default is
+every hidden-information reference game. The files run in this process: pass only games
+you trust (``benchmarks/belief_unseen/`` holds the games written for issue 31). The last
+row pools every decision point of the run (success, median and 95th percentile).
+
+Run:  python bench/belief_generic.py [GAME|FILE|DIR ...] [--games a,b] [--points 30]
+                                     [--particles 32] [--game-seconds 300]
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import random
 import statistics
 import time
 from collections import Counter
+from pathlib import Path
 
 from ggp.belief.exact import information_set, state_distribution
 from ggp.belief.generic import ParticleFilter
@@ -34,6 +42,7 @@ from ggp.belief.sampler import GenericSampler
 from ggp.core.errors import BeliefError
 from ggp.core.protocol import canonical_json
 from ggp.core.registry import make_game, registered_games
+from ggp.load import load_model
 
 SMALL = ["kuhn_poker", "leduc_poker", "goofspiel(num_cards=4)", "blind_tic_tac_toe"]
 
@@ -41,6 +50,30 @@ SMALL = ["kuhn_poker", "leduc_poker", "goofspiel(num_cards=4)", "blind_tic_tac_t
 def hidden_games() -> list[str]:
     names = [g for g in sorted(registered_games()) if not make_game(g).metadata.perfect_information]
     return [("goofspiel(num_cards=4)" if g == "goofspiel" else g) for g in names]
+
+
+def expand(specs: list[str]) -> list[str]:
+    """Registered names as given; folders become their ``.py`` files, sorted."""
+    out: list[str] = []
+    for spec in specs:
+        path = Path(spec)
+        if path.is_dir():
+            out += [str(p) for p in sorted(path.glob("*.py")) if not p.name.startswith("_")]
+        else:
+            out.append(spec)
+    return out
+
+
+def load(name: str):
+    return load_model(name) if name.endswith(".py") else make_game(name)
+
+
+def percentile(xs: list[float], q: float) -> float:
+    """The ``q`` quantile (nearest rank) of ``xs``; nan when empty."""
+    if not xs:
+        return float("nan")
+    ordered = sorted(xs)
+    return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered) + 0.5)) - 1))]
 
 
 def random_match(model, rng: random.Random):
@@ -64,7 +97,7 @@ def weighted_distribution(pool) -> dict[str, float]:
 
 
 def run_game(name: str, args, rng: random.Random) -> dict:
-    model = make_game(name)
+    model = load(name)
     times, fails, labels, tvs, tvf, floors = [], 0, Counter(), [], [], []
     started = time.perf_counter()
     match = 0
@@ -105,7 +138,8 @@ def run_game(name: str, args, rng: random.Random) -> dict:
                 floors.append(tv({k: c / args.particles for k, c in draws.items()}, exact))
     ok = len(times) - fails
     mean = (lambda xs: statistics.mean(xs) if xs else float("nan"))
-    return {"game": name, "points": len(times), "ok": ok, "labels": labels,
+    return {"game": name, "points": len(times), "ok": ok, "labels": labels, "times": times,
+            "p95_ms": 1000 * percentile(times, 0.95),
             "median_ms": 1000 * statistics.median(times) if times else float("nan"),
             "max_ms": 1000 * max(times, default=float("nan")),
             "tv_generic": mean(tvs), "tv_filter": mean(tvf), "floor": mean(floors),
@@ -114,7 +148,9 @@ def run_game(name: str, args, rng: random.Random) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", default="", help="comma-separated; default: all 16")
+    parser.add_argument("paths", nargs="*", help="games, .py files or folders of them")
+    parser.add_argument("--games", default="", help="comma-separated names, files or "
+                        "folders; default: the 16 hidden-information reference games")
     parser.add_argument("--points", type=int, default=30, help="decision points per game")
     parser.add_argument("--particles", type=int, default=32)
     parser.add_argument("--game-seconds", type=float, default=300.0)
@@ -122,18 +158,27 @@ def main() -> None:
     parser.add_argument("--no-tv", dest="tv", action="store_false")
     parser.add_argument("--no-check", dest="check", action="store_false")
     args = parser.parse_args()
-    games = args.games.split(",") if args.games else hidden_games()
-    print("| game | points (early/mid/late) | success | median ms | max ms | "
+    specs = [g for g in args.games.split(",") if g] + args.paths
+    games = expand(specs) if specs else hidden_games()
+    print("| game | points (early/mid/late) | success | median ms | p95 ms | max ms | "
           "tv generic | tv filter | floor |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    every, ok = [], 0
     for name in games:
         r = run_game(name, args, random.Random(args.seed))
+        every += r["times"]
+        ok += r["ok"]
         lab = r["labels"]
         tvcols = (f"{r['tv_generic']:.3f} | {r['tv_filter']:.3f} | {r['floor']:.3f}"
                   if r["tv_points"] else "- | - | -")
-        print(f"| {name} | {r['points']} ({lab['early']}/{lab['middle']}/{lab['late']}) | "
+        label = Path(name).stem if name.endswith(".py") else name
+        print(f"| {label} | {r['points']} ({lab['early']}/{lab['middle']}/{lab['late']}) | "
               f"{100 * r['ok'] / max(1, r['points']):.1f}% | {r['median_ms']:.0f} | "
-              f"{r['max_ms']:.0f} | {tvcols} |", flush=True)
+              f"{r['p95_ms']:.0f} | {r['max_ms']:.0f} | {tvcols} |", flush=True)
+    if every:
+        print(f"| **all {len(games)}** | {len(every)} | {100 * ok / len(every):.1f}% | "
+              f"{1000 * statistics.median(every):.0f} | {1000 * percentile(every, 0.95):.0f} "
+              f"| {1000 * max(every):.0f} | | | |", flush=True)
 
 
 if __name__ == "__main__":

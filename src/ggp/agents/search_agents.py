@@ -33,6 +33,7 @@ from typing import Any
 
 from ggp.agents import register_agent
 from ggp.agents.base import Agent, MatchInfo
+from ggp.belief.fallback import fallback_action
 from ggp.belief.sampler import PooledSampler, make_sampler
 from ggp.core.errors import BeliefError, GGPError
 from ggp.core.model import WorldModel
@@ -177,18 +178,17 @@ class PIMCAgent(SearchAgent):
 
 
 def _search_or_fall_back(agent, history: ObsActionHistory) -> Action:
-    """The search's action; when no belief can be formed (:class:`BeliefError`) and the
-    referee handed over the legal actions (``--legal-actions``), a uniformly random one
-    of them instead of a forfeit. Without legal actions the error stands: the agent has
-    no way to know a legal move, and the match records the forfeit with its message."""
+    """The search's action; when no belief can be formed (:class:`BeliefError`) the agent
+    degrades instead of forfeiting (:func:`ggp.belief.fallback.fallback_action`: a random
+    offered legal action under ``--legal-actions``, else one legal in states matching its
+    current observation) and counts it in ``belief_fallbacks`` (the arena reports it)."""
     offered, agent.offered_actions = agent.offered_actions, None
     try:
         return agent.search.best_action(history, agent.info.seat)
     except BeliefError:
-        if offered:
-            agent.belief_fallbacks = getattr(agent, "belief_fallbacks", 0) + 1
-            return agent.rng.choice(offered)
-        raise
+        agent.belief_fallbacks = getattr(agent, "belief_fallbacks", 0) + 1
+        return fallback_action(agent.model, history, agent.info.seat, agent.rng,
+                               sampler=agent.sampler, offered=offered)
 
 
 _SOLVED: dict[tuple, Callable[[ObsActionHistory, int], dict[Action, float]]] = {}

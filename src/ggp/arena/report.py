@@ -8,7 +8,8 @@
   forfeit rates (payoff games, like Tables 8, 10, 12 and 14–16); for fields, a table per
   game of each agent's seed 001 value, mean return and win rate over all its seats (like
   seed 001 Table 2) and its value by seat; for duplicate tournaments, the per-pair means
-  (:func:`ggp.arena.stats.duplicate_rows`); then forfeits by reason;
+  (:func:`ggp.arena.stats.duplicate_rows`); then forfeits by reason and belief fallbacks
+  (moves search agents made without a consistent belief);
 * ``report.json`` — every cell of :mod:`ggp.arena.stats` with all its numbers, and every
   field row (``fields``) with the seat-by-seat cells of field matches (``field_cells``),
   and every duplicate row (``duplicates``);
@@ -33,6 +34,7 @@ from ggp.arena.stats import (
     Cell,
     DuplicateRow,
     FieldRow,
+    belief_fallbacks,
     duplicate_rows,
     field_label,
     field_rows,
@@ -89,6 +91,7 @@ def write_report(out_dir: str | Path, *, plots: bool = True) -> dict[str, Path]:
         "field_cells": [c.summary() for c in field_cells],
         "duplicates": [r.summary() for r in duplicates],
         "forfeits": {a: dict(c) for a, c in forfeit_reasons(records).items()},
+        "belief_fallbacks": belief_fallbacks(records),
     }, indent=1))
     _write_csv(paths["csv"], cells)
     if rows:
@@ -178,6 +181,17 @@ def markdown(config: dict[str, Any], games: dict[str, Any], cells: list[Cell],
         for agent, counter in sorted(reasons.items()):
             listed = ", ".join(f"{r} {n}" for r, n in counter.most_common())
             lines.append(f"| {short_spec(agent)} | {listed} |")
+        lines.append("")
+    fallbacks = belief_fallbacks(records)
+    if fallbacks:
+        lines += ["## Belief fallbacks", "",
+                  "Moves a search agent made without a consistent belief (no history "
+                  "matching its observations in budget): a move legal in states that match "
+                  "its current observation, or an offered legal move (docs/belief.md).", "",
+                  "| agent | fallbacks / moves | matches with one |", "|---|---|---|"]
+        for agent, row in sorted(fallbacks.items()):
+            lines.append(f"| {short_spec(agent)} | {row['fallbacks']} / {row['moves']} "
+                         f"| {row['matches']} |")
         lines.append("")
     return "\n".join(lines)
 

@@ -254,6 +254,23 @@ def forfeit_reasons(records: Iterable[dict[str, Any]]) -> dict[str, Counter]:
     return dict(reasons)
 
 
+def belief_fallbacks(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Per agent spec: ``moves`` made, ``fallbacks`` (moves made without a consistent
+    belief, :mod:`ggp.belief.fallback`) and ``matches`` with at least one, over all
+    matches; only agents that fell back at least once are listed."""
+    out: dict[str, dict[str, int]] = {}
+    for record in records:
+        counts = record.get("belief_fallbacks") or []
+        moves = record.get("moves") or [0] * len(counts)
+        for seat, n in enumerate(counts):
+            row = out.setdefault(record["seats"][seat],
+                                 {"moves": 0, "fallbacks": 0, "matches": 0})
+            row["moves"] += moves[seat] if seat < len(moves) else 0
+            row["fallbacks"] += n
+            row["matches"] += int(n > 0)
+    return {a: r for a, r in out.items() if r["fallbacks"]}
+
+
 # --------------------------------------------------------------------- fields
 @dataclass
 class FieldRow:

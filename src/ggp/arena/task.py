@@ -123,6 +123,8 @@ def run_match_task(task: MatchTask) -> tuple[dict[str, Any], dict[str, Any] | No
             move_seconds_mean=[sum(t) / len(t) if t else 0.0 for t in result.move_seconds],
             move_seconds_max=[max(t, default=0.0) for t in result.move_seconds],
             simulations=[simulations_of(agent) for agent in agents],
+            # moves a search agent made without a consistent belief (ggp.belief.fallback)
+            belief_fallbacks=[int(getattr(a, "belief_fallbacks", 0)) for a in agents],
         )
         if task.trajectory:
             trajectory = {"key": task.key, **result.to_dict()}

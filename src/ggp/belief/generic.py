@@ -24,13 +24,17 @@ It is a sequential importance sampler (a particle filter with a guided proposal)
    at the decision point a particle survives only if the player's observation equals the
    recorded one (a 0/1 likelihood). Survivors are resampled in proportion to their
    weights, take the player's recorded action, and seed the next stage.
-3. **History search.** When every particle of a stage dies (in trick games an opponent
+3. **Dead stages.** When every particle of a stage dies (in trick games an opponent
    shows a card the forward deal gave to someone else), complete histories are searched
    and rejuvenated against *all* of the player's observations
-   (:mod:`ggp.belief.history_search`); those samples, equally weighted, are the stage's
-   pool. While stages keep dying, fewer particles are moved forward first.
+   (:mod:`ggp.belief.history_search`), briefly; then every continuation of the pool is
+   enumerated exactly where a path estimate says it fits (:mod:`ggp.belief.stage_exact`);
+   then the search runs longer. Search samples are equally weighted, enumerated ones
+   carry their exact weights. While stages keep dying, fewer particles are moved forward
+   first.
 4. **Backtracking.** When the search finds nothing either, earlier stages are redrawn
-   (1, 2, 4, ... stages back on repeated failures) before giving up.
+   (1, 2, 4, ... stages back on repeated failures, with four times the particles) before
+   giving up.
 
 Guarantees and limits:
 
@@ -58,6 +62,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ggp.belief.history_search import HistorySearch
+from ggp.belief.stage_exact import MAX_NODES as STAGE_NODES
+from ggp.belief.stage_exact import enumerate_stage, worth_enumerating
 from ggp.belief.tokens import _delta, _diff, _Target, _tokens, _words
 from ggp.core.errors import BeliefError
 from ggp.core.model import WorldModel
@@ -195,7 +201,8 @@ def _extend(ops, state: State, player: int, rng: random.Random, target: _Target,
                 if i not in views:
                     if i not in successors:
                         successors[i] = ops.apply(state, branches[i][0])
-                    views[i] = _settled(ops, successors[i], player)
+                    views[i] = _settled(ops, successors[i], player,
+                                        scorer if mover != CHANCE else None)
                 return views[i]
 
             if view(0) == view(n - 1):
@@ -236,6 +243,18 @@ def _extend(ops, state: State, player: int, rng: random.Random, target: _Target,
     return None
 
 
+QUICK_SEARCH = 0.3
+"""Seconds of history search tried before a dead stage is enumerated (the search often
+repairs a history in a few hundredths of a second; enumeration costs more)."""
+
+LONG_SEARCH = 2.5
+"""Seconds of history search after a dead stage's enumeration found nothing; a search
+that has not succeeded by then rarely does, and backtracking (with a wider pool) gets the
+rest of the time."""
+
+WIDEN = 4
+"""After a backtrack, stages move this many times ``particles`` forward."""
+
 MIN_TRIES = 4
 """The fewest particles a forward stage moves (after repeated failures)."""
 
@@ -245,12 +264,35 @@ MAX_SCORED = 256
 LOOKAHEAD = 4
 """Moves played after a hidden move to see whether its value shows up later."""
 
+SETTLE_OUTCOMES = 12
+"""Chance nodes with at most this many outcomes are played through when an opponent's
+move is scored (:func:`_settled`)."""
 
-def _settled(ops, state: State, player: int):
+
+def _settled(ops, state: State, player: int, scorer: _Scorer | None = None):
     """The player's observation after ``state`` and, when another player moves next, its
     first legal move: what a chance move shows is often only settled once the player it
-    concerns has moved (a drawn card shown in passing, then logged under that turn)."""
+    concerns has moved (a drawn card shown in passing, then logged under that turn).
+
+    With ``scorer`` (an opponent's move is being scored) and chance next, the chance moves
+    that follow (at most ``LOOKAHEAD``, each with at most ``SETTLE_OUTCOMES`` outcomes)
+    are played first, each time the outcome the scorer likes best: an opponent's move
+    that triggers chance (a re-roll, a draw after a failed question) otherwise shows the
+    player a half-finished turn, which looks worse than a move that finishes the turn at
+    once (keeping the dice) though only the former can match the target. A fixed
+    function of the state, so the proposal it shapes keeps its exact weights."""
     mover = ops.current_player(state)
+    if scorer is not None and mover == CHANCE:
+        for _ in range(LOOKAHEAD):
+            outcomes = [a for a, p in ops.chance_outcomes(state) if p > 0]
+            if not outcomes or len(outcomes) > SETTLE_OUTCOMES:
+                break
+            tried = [(ops.apply(state, a), a) for a in outcomes]
+            state = min(tried, key=lambda t: scorer.penalty(
+                t[1], ops.observations(t[0])[player]))[0]
+            mover = ops.current_player(state)
+            if mover != CHANCE:
+                break
     if mover not in (player, CHANCE, TERMINAL):
         legal = ops.legal_actions(state)
         if legal:  # a model without moves here fails where the move is really drawn
@@ -351,7 +393,7 @@ class ParticleFilter:
 
     def __init__(self, model: WorldModel, player: int, *, particles: int = 64,
                  retries: int = 2, max_backtracks: int = 200, max_steps: int = 10_000,
-                 search_share: float = 0.8) -> None:
+                 search_share: float = 0.8, stage_nodes: int = STAGE_NODES) -> None:
         self.model = model
         self.ops = ops_for(model)
         self.player = player
@@ -360,9 +402,13 @@ class ParticleFilter:
         self.max_backtracks = max_backtracks
         self.max_steps = max_steps
         self.search_share = search_share
+        self.stage_nodes = stage_nodes
         self.tries = particles  # particles moved forward per stage (fewer after failures)
         self.keys: list[tuple[str, object]] = []  # (observation json, action) per stage
         self.pools: list[list[Weighted]] = []  # survivors at each of the player's decisions
+        # the keys and pools of the last belief that succeeded; kept when a later one
+        # fails, for the fallback's relaxed particles (ggp.belief.fallback)
+        self.good: tuple[list[tuple[str, object]], list[list[Weighted]]] = ([], [])
 
     def run(self, history: ObsActionHistory, rng: random.Random,
             time_limit: float = 10.0) -> list[Weighted]:
@@ -405,8 +451,20 @@ class ParticleFilter:
             # forward until a stage survives again.
             self.tries = min(self.particles, 2 * self.tries) if survivors else \
                 max(MIN_TRIES, self.tries // 2)
+            if not survivors and misses:  # a short search first: often enough
+                survivors = self._search(misses, history, targets, step, rng, deadline,
+                                         QUICK_SEARCH)
+            if not survivors and step > 0 and \
+                    worth_enumerating(self.ops, pool, self.player, rng, self.stage_nodes):
+                # some particle may still continue consistently where no sample did:
+                # enumerate every continuation of the pool, exactly (ggp.belief.stage_exact)
+                found = enumerate_stage(self.ops, pool, targets[step], self.player, deadline,
+                                        self.stage_nodes)
+                total = sum(w for _, w, _ in found)
+                survivors = [Weighted(st, w / total, a) for st, w, a in found if total > 0]
             if not survivors and misses:
-                survivors = self._search(misses, history, targets, step, rng, deadline)
+                survivors = self._search(misses, history, targets, step, rng, deadline,
+                                         LONG_SEARCH)
             if survivors:
                 self.pools.append(survivors)
                 step += 1
@@ -427,23 +485,44 @@ class ParticleFilter:
                     f"{step} (of {last}) in {time.monotonic() - started:.1f} s "
                     f"({backtracks} backtracks). Use the model's own inference function "
                     "(belief=model) or exact enumeration for small games (belief=exact), or "
-                    "allow more time (GenericSampler(time_limit=...)); with --legal-actions "
-                    "search agents fall back to a random legal move instead of forfeiting.")
+                    "allow more time (GenericSampler(time_limit=...)); search agents fall "
+                    "back to a move from states matching the current observation, or to an "
+                    "offered one with --legal-actions (ggp.belief.fallback).")
             step = max(0, step - 2 ** (failures[step] - 1))
             self.pools = self.pools[:step]
+            # the redrawn stages move more particles forward: a wider pool is more likely
+            # to hold a particle that the dead stage's enumeration can continue
+            self.tries = WIDEN * self.particles
+        self.good = (keys, list(self.pools))
         return self.pools[last]
+
+    def consistent_prefix(self, history: ObsActionHistory
+                          ) -> tuple[int, list[tuple[State, tuple]]] | None:
+        """``(stage, [(state, actions)])``: the latest decision point of ``history`` that
+        the last successful belief explained, with its consistent states and the histories
+        that reach them (None if none)."""
+        keys, pools = self.good
+        n = 0
+        while n < min(len(keys), len(pools), len(history)) and \
+                keys[n][0] == canonical_json(history[n][0]) and \
+                (n == 0 or keys[n - 1][1] == history[n - 1][1]):
+            n += 1
+        if n == 0:
+            return None
+        return n - 1, [(w.state, tuple(w.actions)) for w in pools[n - 1]]
 
 
     def _search(self, misses: list, history: ObsActionHistory, targets: list[_Target],
-                step: int, rng: random.Random, deadline: float) -> list[Weighted]:
+                step: int, rng: random.Random, deadline: float,
+                cap: float = math.inf) -> list[Weighted]:
         """Histories consistent up to decision ``step`` found by local search from the
         stage's failed ones, then rejuvenated (:mod:`ggp.belief.history_search`); equal
         weights, as MCMC samples. At most ``search_share`` of the time left is spent, so
-        that backtracking still gets its turn."""
+        that backtracking still gets its turn, and at most ``cap`` seconds."""
         search = HistorySearch(self.ops, self.player, targets[:step + 1],
                                [a for _, a in history[:step]])
-        budget = min(deadline, time.monotonic() + self.search_share *
-                     max(0.0, deadline - time.monotonic()))
+        budget = min(deadline, time.monotonic() + min(cap, self.search_share *
+                                                      max(0.0, deadline - time.monotonic())))
         found = search.run(misses, rng, budget, max(1, self.particles // 4))
         return [Weighted(h.states[-1], 1.0 / len(found), tuple(h.actions)) for h in found]
 

@@ -109,7 +109,11 @@ class HistorySearch:
     recorded observations at decision points ``0..len(targets)-1``, the last one current)
     given the player's recorded ``actions`` at the earlier ones."""
 
-    def __init__(self, ops, player: int, targets: list[_Target], actions: list[Action]) -> None:
+    def __init__(self, ops, player: int, targets: list[_Target], actions: list[Action],
+                 only_last: bool = False) -> None:
+        # only_last: the energy counts the current observation alone (earlier decisions
+        # need only allow the player's recorded action); the fallback's relaxed search
+        self.only_last = only_last
         self.ops, self.player = ops, player
         self.targets, self.recorded = targets, actions
         self.last = len(targets) - 1
@@ -166,7 +170,8 @@ class HistorySearch:
             if mover == player:
                 d = len(decisions)
                 decisions.append(i)
-                energies.append(mismatch(ops.observations(state)[player], self.targets[d]))
+                energies.append(0 if self.only_last and d < self.last else
+                                mismatch(ops.observations(state)[player], self.targets[d]))
                 if sum(energies) > cap:
                     return None
                 if d == self.last:

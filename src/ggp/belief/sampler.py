@@ -206,6 +206,25 @@ class GenericSampler(BeliefSampler):
                                          self.exact_seconds / max(per_move, 1e-7)))
         return self._exact_budget
 
+    def consistent_prefix(self, history: ObsActionHistory,
+                          player: int) -> tuple[int, list[tuple[State, tuple]]] | None:
+        """The latest decision point of ``history`` this sampler explained for ``player``,
+        with consistent ``(state, actions)`` there (the fallback starts from them; None if
+        none)."""
+        options = []
+        pf = self._filters.get(player)
+        if pf is not None:
+            options.append(pf.consistent_prefix(history))
+        if player in self._exact:
+            keys, found = self._exact[player]
+            n = len(keys)
+            now = [(canonical_json(obs), action) for obs, action in history[:n]]
+            if found and n <= len(history) and now[:n - 1] == keys[:n - 1] and \
+                    now[n - 1][0] == keys[n - 1][0]:
+                options.append((n - 1, [(w.state, tuple(w.actions)) for w in found]))
+        options = [o for o in options if o is not None]
+        return max(options, key=lambda o: o[0]) if options else None
+
     def last_particles(self) -> list[tuple[State, tuple]]:
         """The last belief's states with the action histories they were reached by."""
         return [(s, a) for (s, _), a in zip(self._last, self._last_actions)]

@@ -121,14 +121,19 @@ def record_game(model: WorldModel, actions: Iterable[str]) -> Trajectory:
 def play_game(model: WorldModel, players: list[str], seed: int,
               max_steps: int = 10_000) -> list[str]:
     """The actions of one game between agents built from ``players`` (one spec per seat,
-    e.g. ``"random"`` or ``"mcts:sims=100"``), chance sampled with ``seed``."""
+    e.g. ``"random"`` or ``"mcts:sims=100"``), chance sampled with ``seed``.
+
+    The referee offers every agent its legal actions (``legal_actions=True``): these games
+    are data, not a contest, and a search agent whose generic belief finds no consistent
+    history in a user's own game then plays an offered move (docs/belief.md, "Degrade,
+    never forfeit") instead of aborting the recording."""
     from ggp.agents import make_agent
     from ggp.arena.match import play_match
 
     agents = [make_agent(spec, model) for spec in players]
     try:
         result = play_match(model, agents, seed=seed, max_steps=max_steps,
-                            record_states=False)
+                            record_states=False, legal_actions=True)
     finally:
         for agent in agents:
             agent.close()
