@@ -44,8 +44,10 @@ def train(
     fit_games: int = typer.Option(500, help="Random games to fit the observation schema "
                                   "and the action index on."),
     eval_games: int = typer.Option(500, help="Games against random to evaluate each seed."),
-    unknown: str = typer.Option("ignore", help="Observations or actions outside the "
-                                "schema: ignore (encode as zeros / not selectable) or error."),
+    unknown: str = typer.Option("overflow", help="Observations or actions outside the "
+                                "schema: overflow (an 'other' slot per categorical leaf, "
+                                "counted), ignore (encode as zeros / not selectable) or "
+                                "error."),
     encoder: str = typer.Option("schema", help="schema (learned, no language model) or llm "
                                 "(observation_to_tensor written by a language model, checked "
                                 "in the sandbox to be a bijection on the examples)."),
@@ -61,8 +63,8 @@ def train(
 
     from ggp.cli.output import console
 
-    if unknown not in ("ignore", "error"):
-        raise GGPError("--unknown must be ignore or error")
+    if unknown not in ("overflow", "ignore", "error"):
+        raise GGPError("--unknown must be overflow, ignore or error")
     try:
         seats = [int(s) for s in seat.split(",") if s.strip()]
     except ValueError:

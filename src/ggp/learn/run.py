@@ -25,7 +25,7 @@ from typing import Any, Callable
 from ggp.core.files import write_output
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
-from ggp.env.envs import Encoding, VectorSeatEnv
+from ggp.env.envs import Encoding, VectorSeatEnv, game_identity
 from ggp.env.samples import Samples, random_play_samples
 from ggp.env.worker import ENV_ENTRY, batch_host
 from ggp.learn.ppo import (
@@ -51,7 +51,7 @@ class TrainSpec:
     network: str = "auto"
     fit_games: int = 500
     eval_games: int = 500
-    unknown: str = "ignore"
+    unknown: str = "overflow"
     num_envs: int = 50
     horizon: int = 100
     checkpoint_every: int = 5
@@ -61,7 +61,8 @@ class TrainSpec:
 
 def _sandbox_samples(model: HostedModel, games: int, seed: int) -> Samples:
     found = model.call("samples", games=games, seed=seed)
-    return Samples(found["observations"], set(found["actions"]))
+    return Samples(found["observations"], set(found["actions"]),
+                   {int(p): set(a) for p, a in found.get("seat_actions", {}).items()})
 
 
 def _encoding(spec: TrainSpec, real: WorldModel, train: WorldModel, path: Path) -> Encoding:
@@ -82,8 +83,10 @@ def _encoding(spec: TrainSpec, real: WorldModel, train: WorldModel, path: Path) 
         encoding = Encoding(request_llm_encoder(spec.llm, samples.observations,
                                                 game=spec.game),
                             ActionIndex(samples.actions, unknown=spec.unknown))
+        encoding.game = game_identity(real)
     elif spec.encoder == "schema":
-        encoding = Encoding.fit(samples, unknown=spec.unknown)
+        # the source's own encoder where it has one (OpenSpiel tensors, GDL facts)
+        encoding = Encoding.fit(samples, unknown=spec.unknown, model=real)
     else:
         raise GGPError(f"--encoder must be schema or llm, not {spec.encoder!r}")
     path.parent.mkdir(parents=True, exist_ok=True)
