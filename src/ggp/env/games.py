@@ -81,6 +81,9 @@ class SeatGame:
         """A new game, advanced to the seat's first decision."""
         for _ in range(tries):
             self.state, self.steps, self.truncated = self.model.initial_state(), 0, False
+            new_game = getattr(self.opponent, "new_game", None)
+            if new_game is not None:  # an agent opponent forgets the last game
+                new_game()
             self.episode_return = self._advance()
             if not self.done():
                 return self.observation(), self.legal()
