@@ -342,18 +342,24 @@ class VectorSeatEnv:
     games' ``{"env", "episode_return", "illegal"}``. A finished game is reset at once.
     """
 
-    def __init__(self, model: WorldModel, encoding: Encoding, n: int, seat: int,
-                 seed: int = 0) -> None:
+    def __init__(self, model: WorldModel, encoding: Encoding, n: int, seat: "int | list[int]",
+                 seed: int = 0, opponents: list[Any] | None = None) -> None:
         from ggp.env.worker import batch_host
 
-        self.encoding, self.n, self.seat = encoding, n, seat
+        self.encoding, self.n = encoding, n
+        #: each game's seat (a list: self-play trains several seats with one network)
+        self.seats = list(seat) if isinstance(seat, (list, tuple)) else [seat] * n
+        self.seat = self.seats[0]
         self._legal: list[list[str]] = [[] for _ in range(n)]
         host = batch_host(model)
+        if host is not None and (opponents is not None or len(set(self.seats)) > 1):
+            raise GGPError("policy opponents and mixed seats run in process only, not "
+                           "inside a sandboxed CWM's worker")
         if host is not None:
             host.call("batch_open", n=n, seat=seat, seed=seed)
             self._call = lambda method, **kw: host.call("batch_" + method, **kw)
         else:
-            core = BatchCore(model, n, seat, seed)
+            core = BatchCore(model, n, self.seats, seed, opponents)
             self._call = lambda method, **kw: getattr(core, method)(**kw)
 
     def _arrays(self, rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
@@ -363,16 +369,16 @@ class VectorSeatEnv:
         else:
             obs = np.stack([self.encoding.encode(r["obs"]) for r in rows])
         self._legal = [r["legal"] for r in rows]
-        mask = np.stack([self.encoding.index.mask(r["legal"], self.seat)
-                         for r in rows]).astype(bool)
+        mask = np.stack([self.encoding.index.mask(r["legal"], seat)
+                         for r, seat in zip(rows, self.seats)]).astype(bool)
         return obs, mask
 
     def reset(self) -> tuple[np.ndarray, np.ndarray]:
         return self._arrays(self._call("reset"))
 
     def step(self, actions: np.ndarray):
-        names = [self.encoding.index.action(int(a), legal, self.seat) or ""
-                 for a, legal in zip(actions, self._legal)]
+        names = [self.encoding.index.action(int(a), legal, seat) or ""
+                 for a, legal, seat in zip(actions, self._legal, self.seats)]
         rows = self._call("step", actions=names)
         obs, mask = self._arrays(rows)
         reward = np.array([r["reward"] for r in rows], dtype=np.float32)

@@ -110,12 +110,21 @@ class BatchCore:
     ``step(actions)`` returns one dict per game: ``obs``, ``legal``, ``reward``, ``done``
     and, when done, ``episode_return`` (the finished game's return), ``illegal``; the
     ``obs``/``legal`` of a finished game are already those of its next game.
+
+    ``seat`` is one seat for every game or a list with each game's seat (self-play trains
+    both seats of one network at once); ``opponents``, one per game, replace the random
+    opponents (in-process only: a policy opponent holds a network).
     """
 
-    def __init__(self, model: WorldModel, n: int, seat: int, seed: int = 0) -> None:
+    def __init__(self, model: WorldModel, n: int, seat: "int | list[int]", seed: int = 0,
+                 opponents: "list[Opponent] | None" = None) -> None:
         if n < 1:
             raise GGPError("a vector environment needs at least one game")
-        self.games = [SeatGame(model, seat, random.Random(seed * 100_003 + i))
+        seats = list(seat) if isinstance(seat, (list, tuple)) else [seat] * n
+        if len(seats) != n or (opponents is not None and len(opponents) != n):
+            raise GGPError(f"{n} games need {n} seats and opponents")
+        self.games = [SeatGame(model, seats[i], random.Random(seed * 100_003 + i),
+                               **({"opponent": opponents[i]} if opponents else {}))
                       for i in range(n)]
 
     def reset(self) -> list[dict[str, Any]]:
