@@ -41,3 +41,26 @@ def test_self_play_needs_the_feed_forward_network(tmp_path) -> None:
     with pytest.raises(GGPError, match="mlp"):
         train_self_play(model, encoding, PPOConfig(network="gru", num_envs=10), 10,
                         tmp_path / "c.pt")
+
+
+def test_cli_self_play_and_agent_opponent(tmp_path, capsys) -> None:
+    from ggp.cli.main import main
+
+    out = tmp_path / "sp"
+    common = ["--steps", "160", "--envs", "4", "--horizon", "20", "--fit-games", "10",
+              "--eval-games", "4"]
+    assert main(["ppo", "train", "tic_tac_toe", "--out", str(out), "--self-play",
+                 *common]) == 0
+    assert (out / "seat0" / "best.pt").is_file() and (out / "seat1" / "best.pt").is_file()
+    summary = (out / "self_play" / "summary.json").read_text()
+    assert '"by_seat"' in summary and '"self_play": true' in summary
+    model = load_model("tic_tac_toe")
+    agents = [make_agent(f"ppo:checkpoint={out}", model) for _ in range(2)]
+    assert play_match(model, agents, seed=1).forfeit is None  # the same network, both seats
+    vs = tmp_path / "vs"
+    assert main(["ppo", "train", "tic_tac_toe", "--out", str(vs), "--seat", "1",
+                 "--opponent", "gt_mcts:sims=5", *common]) == 0
+    assert load_checkpoint(vs / "seat1" / "best.pt")["opponent"] == "gt_mcts:sims=5"
+    assert main(["ppo", "train", "tic_tac_toe", "--out", str(vs), "--self-play",
+                 "--opponent", "random"]) == 2
+    assert "exclude each other" in capsys.readouterr().err
