@@ -87,3 +87,17 @@ def test_any_agent_spec_as_the_opponent() -> None:
     assert np.mean(returns) < 0  # always the first free cell loses to a searcher
     with pytest.raises(GGPError):
         gymnasium.make("ggp/tic_tac_toe-v0", opponent="no_such_agent", fit_games=5)
+
+
+def test_seed_tests_pass_on_chance_games() -> None:
+    from pettingzoo.test import parallel_seed_test, seed_test
+
+    from ggp.env.envs import Encoding
+    from ggp.load import load_model
+
+    leduc = load_model("leduc_poker")
+    encoding = Encoding.for_model(leduc, games=10)
+    _quiet(seed_test, lambda: env(leduc, encoding=encoding), num_cycles=20)
+    goofspiel = load_model("goofspiel")
+    encoding = Encoding.for_model(goofspiel, games=10)
+    _quiet(parallel_seed_test, lambda: parallel_env(goofspiel, encoding=encoding), num_cycles=20)
