@@ -196,7 +196,10 @@ class OpenSpielGame:
         if self._info:
             obs["information_state"] = os_state.information_state_string(player)
         if self.tensor_kind is not None:
-            tensor = getattr(os_state, self.tensor_kind + "_tensor")(player)
+            try:
+                tensor = getattr(os_state, self.tensor_kind + "_tensor")(player)
+            except Exception:  # noqa: BLE001 - a game that has no tensor at this state:
+                return obs     # the observation stays usable; only an RL encoder misses it
             obs[self.tensor_kind + "_tensor"] = [float(x) for x in tensor]
         return obs
 
