@@ -35,10 +35,10 @@ def evaluate_sb3(model, game_model, encoding, seat: int, games: int, seed: int) 
         obs, legal = game.reset()
         done = False
         while not done:
-            vector = encoding.encoder.encode(obs)
-            mask = encoding.index.mask(legal).astype(bool)
+            vector = encoding.encode(obs)
+            mask = encoding.index.mask(legal, seat).astype(bool)
             action, _ = model.predict(vector, action_masks=mask, deterministic=False)
-            obs, legal, _, done, _ = game.step(encoding.index.actions[int(action)])
+            obs, legal, _, done, _ = game.step(encoding.index.action(int(action), legal, seat))
         wins += game.episode_return > 0
     return wins / games
 

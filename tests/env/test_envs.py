@@ -64,9 +64,22 @@ def test_illegal_action_is_a_forfeit() -> None:
     model = load_model("tic_tac_toe")
     env = SeatEnv(model, 0, Encoding.for_model(model, games=50))
     _, info = env.reset(seed=0)
-    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])  # an occupied cell
     _, reward, done, _, info = env.step(illegal)
     assert done and info["illegal"] and reward == model.metadata.min_utility
+    assert env.step  # the AEC form scores the opponent too (zero-sum), see below
+
+
+def test_aec_forfeit_keeps_a_zero_sum_game_zero_sum() -> None:
+    model = load_model("tic_tac_toe")
+    env = GameAECEnv(model, Encoding.for_model(model, games=20))
+    env.reset(seed=0)
+    env.step(int(np.flatnonzero(env.observe("player_0")["action_mask"])[0]))
+    mask = env.observe("player_1")["action_mask"]
+    env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert env.rewards == {"player_0": 1.0, "player_1": -1.0}
+    assert all(env.terminations.values()) and env.infos["player_1"]["illegal"]
 
 
 def test_vector_env_sandboxed_matches_in_process() -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from ggp.core.errors import GGPError
+
 torch = pytest.importorskip("torch")
 pytest.importorskip("pettingzoo")
 
@@ -111,6 +113,9 @@ def test_cli_train_eval_and_arena_agent(tmp_path, capsys) -> None:
     assert play_match(model, [make_agent("random", model), by_seat], seed=4).forfeit is None
     missing = play_match(model, [by_seat, make_agent("random", model)], seed=4)
     assert "no PPO checkpoint for seat 0" in missing.forfeit.detail
+    # a checkpoint knows its game: another one is a one-line error, not blind play
+    with pytest.raises(GGPError, match="trained on tic_tac_toe .* not on connect_four"):
+        make_agent(f"ppo:checkpoint={best}", load_model("connect_four"))
 
 
 def test_cli_errors_are_one_line(tmp_path, capsys) -> None:

@@ -45,7 +45,8 @@ def python_cfr_plus(game, iterations):
 def test_game_info(kuhn, leduc):
     assert kuhn.get_type().short_name == "ggp_test_kuhn"
     assert (kuhn.num_distinct_actions(), kuhn.max_chance_outcomes()) == (2, 3)
-    assert (kuhn.min_utility(), kuhn.max_utility(), kuhn.max_game_length()) == (-2, 2, 5)
+    # max_game_length counts player moves only, as native kuhn_poker does (chance: 2 deals)
+    assert (kuhn.min_utility(), kuhn.max_utility(), kuhn.max_game_length()) == (-2, 2, 3)
     assert (leduc.num_distinct_actions(), leduc.max_chance_outcomes()) == (3, 6)
     assert (leduc.min_utility(), leduc.max_utility()) == (-13, 13)
     assert pyspiel.load_game("ggp_test_kuhn").num_players() == 2
@@ -127,7 +128,7 @@ def test_explicit_action_lists_and_errors():
                                 chance_actions=["Deal J", "Deal Q", "Deal K"],
                                 max_game_length=5)
     assert game.num_distinct_actions() == 2
-    assert explore_actions(model)["max_game_length"] == 5
+    assert explore_actions(model)["max_game_length"] == 3
     with pytest.raises(GGPError, match="max_game_length"):
         register_world_model(model, "ggp_test_bad", actions=["Pass", "Bet"])
     with pytest.raises(GGPError, match="no OpenSpiel id"):

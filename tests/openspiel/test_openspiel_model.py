@@ -63,7 +63,8 @@ def test_chance_outcomes_and_hidden_cards():
         state = model.apply(state, action)
     assert model.legal_actions(state) == ["Pass", "Bet"]
     obs = model.observations(state)
-    assert set(obs[0]) == {"observation", "information_state"}
+    assert set(obs[0]) == {"observation", "information_state", "information_state_tensor"}
+    assert obs[0]["information_state_tensor"] != obs[1]["information_state_tensor"]
     assert obs[0]["information_state"] != obs[1]["information_state"]
     state = model.apply(model.apply(state, "Bet"), "Bet")
     assert model.current_player(state) == TERMINAL and model.rewards(state) == [2.0, -2.0]

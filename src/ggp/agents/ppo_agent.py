@@ -57,7 +57,9 @@ class PPOAgent(Agent):
             raise GGPError(f"no PPO checkpoint for seat {seat} among "
                            f"{', '.join(str(f) for f in self.files.values())}")
         if key not in self.policies:
-            self.policies[key] = self._policy_cls.from_checkpoint(self._load(self.files[key]))
+            policy = self._policy_cls.from_checkpoint(self._load(self.files[key]))
+            policy.check(self.model)  # a checkpoint of another game is refused here
+            self.policies[key] = policy
         return self.policies[key]
 
     def start(self, info: MatchInfo) -> None:
@@ -74,7 +76,7 @@ class PPOAgent(Agent):
         except GGPError:
             self.unmasked += 1
         observations = [obs for obs, _ in history]
-        return self.policy.act(observations, legal, self.rng, self.greedy)
+        return self.policy.act(observations, legal, self.rng, self.greedy, self.info.seat)
 
     def close(self) -> None:
         """Stop the sandboxed workers of LLM-written encoders, if any."""

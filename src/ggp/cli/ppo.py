@@ -44,11 +44,20 @@ def train(
     fit_games: int = typer.Option(500, help="Random games to fit the observation schema "
                                   "and the action index on."),
     eval_games: int = typer.Option(500, help="Games against random to evaluate each seed."),
-    unknown: str = typer.Option("ignore", help="Observations or actions outside the "
-                                "schema: ignore (encode as zeros / not selectable) or error."),
+    unknown: str = typer.Option("overflow", help="Observations or actions outside the "
+                                "schema: overflow (an 'other' slot per categorical leaf, "
+                                "counted), ignore (encode as zeros / not selectable) or "
+                                "error."),
     encoder: str = typer.Option("schema", help="schema (learned, no language model) or llm "
                                 "(observation_to_tensor written by a language model, checked "
                                 "in the sandbox to be a bijection on the examples)."),
+    self_play: bool = typer.Option(False, "--self-play", help="One network for every seat, "
+                                   "trained against itself and a league of its past copies "
+                                   "(--seat is ignored; needs --network mlp or auto on a "
+                                   "perfect-information game)."),
+    opponent: Optional[str] = typer.Option(None, help="A ggp agent spec for the other seats "
+                                           "(default: uniformly random), e.g. "
+                                           "gt_mcts:sims=20."),
     backend: Optional[str] = typer.Option(None, help="LLM backend for --encoder llm."),
     model: Optional[str] = typer.Option(None, help="LLM model name for --encoder llm."),
     base_url: Optional[str] = typer.Option(None, help="Endpoint of an OpenAI-compatible "
@@ -61,8 +70,8 @@ def train(
 
     from ggp.cli.output import console
 
-    if unknown not in ("ignore", "error"):
-        raise GGPError("--unknown must be ignore or error")
+    if unknown not in ("overflow", "ignore", "error"):
+        raise GGPError("--unknown must be overflow, ignore or error")
     try:
         seats = [int(s) for s in seat.split(",") if s.strip()]
     except ValueError:
@@ -72,11 +81,13 @@ def train(
         from ggp.cli.cwm import _llm
 
         llm = _llm(Path(out), backend, model, base_url, None)
+    if self_play:
+        seats = seats[:1]  # one run trains every seat
     for s in seats:
         spec = run.TrainSpec(encoder=encoder, llm=llm,game=game, out=out, seat=s, steps=steps, seeds=seeds,
                              cwm=cwm or None, network=network, fit_games=fit_games,
                              eval_games=eval_games, unknown=unknown, num_envs=envs,
-                             horizon=horizon)
+                             horizon=horizon, self_play=self_play, opponent=opponent)
         with Progress(TextColumn("{task.description}"), BarColumn(),
                       TextColumn("{task.completed:,.0f}/{task.total:,.0f} steps"),
                       TextColumn("{task.fields[info]}"), TimeRemainingColumn(),

@@ -33,7 +33,8 @@ class SeatGame:
     reward summed over every transition since its last decision (its own move, chance,
     the opponents'). An action that is not legal ends the game as a forfeit: the seat gets
     ``min_utility`` minus what it has already received (so the return equals
-    ``min_utility``), ``info["illegal"]`` is True.
+    ``min_utility``), ``info["illegal"]`` is True. A game that reaches ``max_steps`` moves
+    (chance not counted) is cut off: ``done`` with ``info["truncated"]`` True.
     """
 
     def __init__(self, model: WorldModel, seat: int, rng: random.Random, *,
@@ -45,26 +46,30 @@ class SeatGame:
         self.state: dict = {}
         self.episode_return = 0.0
         self.steps = 0
+        self.truncated = False
 
     def _advance(self) -> float:
         """Play chance and opponents until the seat moves or the game ends."""
         reward = 0.0
         while True:
             player = self.model.current_player(self.state)
-            if player == TERMINAL or player == self.seat:
+            if player == TERMINAL:
                 return reward
-            if self.steps >= self.max_steps:
-                raise GGPError(f"the game did not end within {self.max_steps} moves")
+            if player != CHANCE and self.steps >= self.max_steps:
+                self.truncated = True
+                return reward
+            if player == self.seat:
+                return reward
             if player == CHANCE:
                 action = self.model.sample_chance(self.state, self.rng)
             else:
                 action = self.opponent(self.model, self.state, player, self.rng)
+                self.steps += 1
             self.state = self.model.apply(self.state, action)
-            self.steps += 1
             reward += float(self.model.rewards(self.state)[self.seat])
 
     def done(self) -> bool:
-        return self.model.current_player(self.state) == TERMINAL
+        return self.truncated or self.model.current_player(self.state) == TERMINAL
 
     def observation(self) -> Observation:
         return self.model.observations(self.state)[self.seat]
@@ -75,7 +80,10 @@ class SeatGame:
     def reset(self, tries: int = 100) -> tuple[Observation, list[Action]]:
         """A new game, advanced to the seat's first decision."""
         for _ in range(tries):
-            self.state, self.steps = self.model.initial_state(), 0
+            self.state, self.steps, self.truncated = self.model.initial_state(), 0, False
+            new_game = getattr(self.opponent, "new_game", None)
+            if new_game is not None:  # an agent opponent forgets the last game
+                new_game()
             self.episode_return = self._advance()
             if not self.done():
                 return self.observation(), self.legal()
@@ -86,13 +94,14 @@ class SeatGame:
         if action not in legal:
             reward = float(self.model.metadata.min_utility) - self.episode_return
             self.episode_return += reward
-            return self.observation(), [], reward, True, {"illegal": True}
+            return self.observation(), [], reward, True, {"illegal": True, "truncated": False}
         self.state = self.model.apply(self.state, action)
         self.steps += 1
         reward = float(self.model.rewards(self.state)[self.seat]) + self._advance()
         self.episode_return += reward
         done = self.done()
-        return self.observation(), self.legal(), reward, done, {"illegal": False}
+        return (self.observation(), self.legal(), reward, done,
+                {"illegal": False, "truncated": self.truncated})
 
 
 class BatchCore:
@@ -101,12 +110,21 @@ class BatchCore:
     ``step(actions)`` returns one dict per game: ``obs``, ``legal``, ``reward``, ``done``
     and, when done, ``episode_return`` (the finished game's return), ``illegal``; the
     ``obs``/``legal`` of a finished game are already those of its next game.
+
+    ``seat`` is one seat for every game or a list with each game's seat (self-play trains
+    both seats of one network at once); ``opponents``, one per game, replace the random
+    opponents (in-process only: a policy opponent holds a network).
     """
 
-    def __init__(self, model: WorldModel, n: int, seat: int, seed: int = 0) -> None:
+    def __init__(self, model: WorldModel, n: int, seat: "int | list[int]", seed: int = 0,
+                 opponents: "list[Opponent] | None" = None) -> None:
         if n < 1:
             raise GGPError("a vector environment needs at least one game")
-        self.games = [SeatGame(model, seat, random.Random(seed * 100_003 + i))
+        seats = list(seat) if isinstance(seat, (list, tuple)) else [seat] * n
+        if len(seats) != n or (opponents is not None and len(opponents) != n):
+            raise GGPError(f"{n} games need {n} seats and opponents")
+        self.games = [SeatGame(model, seats[i], random.Random(seed * 100_003 + i),
+                               **({"opponent": opponents[i]} if opponents else {}))
                       for i in range(n)]
 
     def reset(self) -> list[dict[str, Any]]:

@@ -20,14 +20,19 @@ from ggp.core.protocol import CHANCE, TERMINAL
 
 @dataclass
 class Samples:
-    """Observations, legal-action lists and taken actions (chance moves excluded)."""
+    """Observations, legal-action lists and taken actions (chance moves excluded);
+    ``seat_actions`` keeps the actions by the seat that could take them (empty when the
+    source does not say), for an action index shared across seats."""
 
     observations: list[Any] = field(default_factory=list)
     actions: set[str] = field(default_factory=set)
+    seat_actions: dict[int, set[str]] = field(default_factory=dict)
 
     def extend(self, other: "Samples") -> "Samples":
         self.observations.extend(other.observations)
         self.actions |= other.actions
+        for seat, acts in other.seat_actions.items():
+            self.seat_actions.setdefault(int(seat), set()).update(acts)
         return self
 
 
@@ -37,9 +42,11 @@ def random_play_samples(model: WorldModel, games: int = 200, seed: int = 0,
     rng = random.Random(seed)
     samples = Samples()
     for _ in range(games):
-        for state, _, legal in random_walk(model, rng, max_steps):
+        for state, player, legal in random_walk(model, rng, max_steps):
             samples.observations.extend(model.observations(state))
             samples.actions.update(legal)
+            if player >= 0:
+                samples.seat_actions.setdefault(player, set()).update(legal)
     return samples
 
 
@@ -51,8 +58,11 @@ def trajectory_samples(trajectories: Any) -> Samples:
             samples.observations.extend(step.observations)
             if step.current_player not in (CHANCE, TERMINAL):
                 samples.actions.update(step.legal_actions)
+                seat = samples.seat_actions.setdefault(step.current_player, set())
+                seat.update(step.legal_actions)
                 if step.action is not None:
                     samples.actions.add(step.action)
+                    seat.add(step.action)
         for entry in trajectory.view:
             if entry.get("observation") is not None:
                 samples.observations.append(entry["observation"])

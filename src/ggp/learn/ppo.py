@@ -164,26 +164,36 @@ class Policy:
         net.eval()
         return cls(net, encoding)
 
+    def check(self, model: Any) -> None:
+        """A one-line error if ``model`` is not the game this policy was trained for."""
+        self.encoding.check(model)
+
     @torch.no_grad()
     def act(self, observations: list[Any], legal: list[str] | None, rng: random.Random,
-            greedy: bool = False) -> str:
+            greedy: bool = False, seat: int | None = None) -> str:
         """An action for the last of ``observations`` (the seat's observations at each of
-        its decisions in this game, oldest first); ``legal`` masks when given."""
+        its decisions in this game, oldest first); ``legal`` masks when given. ``seat``
+        translates a shared action index (one for every seat) to the seat's own moves."""
         seq = observations if self.net.recurrent else observations[-1:]
         encoder = self.encoding.encoder
         obs = torch.as_tensor(encoder.encode_batch(seq) if hasattr(encoder, "encode_batch")
-                              else np.stack([encoder.encode(o) for o in seq]))
+                              else np.stack([self.encoding.encode(o) for o in seq]))
         starts = torch.zeros(len(seq), 1)
         starts[0] = 1.0
         logits, _, _ = self.net(obs.unsqueeze(1), starts, self.net.initial_hidden(1))
         logits = logits[-1, 0]
+        index = self.encoding.index
         if legal:
-            mask = torch.as_tensor(self.encoding.index.mask(legal).astype(bool))
+            mask = torch.as_tensor(index.mask(legal, seat).astype(bool))
             logits = logits.masked_fill(~mask, NEG)
         if greedy:
-            return self.encoding.index.actions[int(logits.argmax())]
-        probs = torch.softmax(logits, -1).numpy().astype(np.float64)
-        return self.encoding.index.actions[_draw(probs / probs.sum(), rng)]
+            i = int(logits.argmax())
+        else:
+            probs = torch.softmax(logits, -1).numpy().astype(np.float64)
+            i = _draw(probs / probs.sum(), rng)
+        # without legal actions a shared index cannot name the seat's move: its canonical
+        # name is returned (the arena counts it as a forfeit, as any unmasked pick)
+        return index.action(i, legal, seat) or index.actions[i]
 
 
 def _draw(probs: np.ndarray, rng: random.Random) -> int:
@@ -211,6 +221,7 @@ def evaluate(policy: Policy, model: Any, seat: int, games: int = 200, seed: int 
     the mean return."""
     from ggp.env.games import SeatGame
 
+    policy.check(model)
     rng = random.Random(seed)
     game = SeatGame(model, seat, random.Random(seed + 1))
     returns = []
@@ -219,7 +230,7 @@ def evaluate(policy: Policy, model: Any, seat: int, games: int = 200, seed: int 
         seen = [obs]
         done = False
         while not done:
-            action = policy.act(seen, legal, rng, greedy)
+            action = policy.act(seen, legal, rng, greedy, seat)
             obs, legal, _, done, _ = game.step(action)
             seen.append(obs)
         returns.append(game.episode_return)

@@ -8,6 +8,13 @@ Layout of ``OUT``::
     OUT/seat<S>/best.pt                the seed with the best win rate (then mean return)
     OUT/seat<S>/summary.json           every seed's evaluation and the choice
 
+With ``self_play`` the seat is ignored: one network is trained for every seat
+(:func:`ggp.learn.selfplay.train_self_play`) under ``OUT/self_play/`` (same layout), each
+seed is evaluated in every seat (mean win rate decides), and the best is also copied to
+``OUT/seat<S>/best.pt`` for every seat, so ``ppo:checkpoint=OUT`` plays any seat. With
+``opponent`` (a ggp agent spec) the other seats are played by that agent instead of
+random (in process only, not inside a sandboxed CWM).
+
 The policy is trained in ``train_model`` (the real game, or a CWM hosted in the sandbox)
 and evaluated on the real game. The encoding is fitted on random games of both (the
 real-game games stand in for seed 000's recorded trajectories, which come from the real
@@ -25,7 +32,7 @@ from typing import Any, Callable
 from ggp.core.files import write_output
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
-from ggp.env.envs import Encoding, VectorSeatEnv
+from ggp.env.envs import Encoding, VectorSeatEnv, game_identity
 from ggp.env.samples import Samples, random_play_samples
 from ggp.env.worker import ENV_ENTRY, batch_host
 from ggp.learn.ppo import (
@@ -51,17 +58,20 @@ class TrainSpec:
     network: str = "auto"
     fit_games: int = 500
     eval_games: int = 500
-    unknown: str = "ignore"
+    unknown: str = "overflow"
     num_envs: int = 50
     horizon: int = 100
     checkpoint_every: int = 5
     encoder: str = "schema"        # or "llm": written by ``llm`` (seed 000's variant)
     llm: Any = None
+    self_play: bool = False        # one network for every seat, against itself and a league
+    opponent: str | None = None    # a ggp agent spec for the other seats (default random)
 
 
 def _sandbox_samples(model: HostedModel, games: int, seed: int) -> Samples:
     found = model.call("samples", games=games, seed=seed)
-    return Samples(found["observations"], set(found["actions"]))
+    return Samples(found["observations"], set(found["actions"]),
+                   {int(p): set(a) for p, a in found.get("seat_actions", {}).items()})
 
 
 def _encoding(spec: TrainSpec, real: WorldModel, train: WorldModel, path: Path) -> Encoding:
@@ -82,8 +92,10 @@ def _encoding(spec: TrainSpec, real: WorldModel, train: WorldModel, path: Path) 
         encoding = Encoding(request_llm_encoder(spec.llm, samples.observations,
                                                 game=spec.game),
                             ActionIndex(samples.actions, unknown=spec.unknown))
+        encoding.game = game_identity(real)
     elif spec.encoder == "schema":
-        encoding = Encoding.fit(samples, unknown=spec.unknown)
+        # the source's own encoder where it has one (OpenSpiel tensors, GDL facts)
+        encoding = Encoding.fit(samples, unknown=spec.unknown, model=real)
     else:
         raise GGPError(f"--encoder must be schema or llm, not {spec.encoder!r}")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -105,7 +117,15 @@ def train_seeds(spec: TrainSpec, progress: Callable[[int, dict[str, Any]], None]
         # an LLM-written CWM: in a sandboxed environment host, alive for the whole run
         train = HostedModel(spec.cwm, real.metadata, entry=ENV_ENTRY, call_seconds=30.0,
                             cpu_seconds=24 * 3600)
-    root = Path(spec.out) / f"seat{spec.seat}"
+    if spec.self_play and spec.opponent:
+        raise GGPError("--self-play and --opponent exclude each other")
+    if (spec.self_play or spec.opponent) and spec.cwm:
+        raise GGPError("--self-play and --opponent run in process; they cannot train "
+                       "inside a sandboxed --cwm yet")
+    if spec.self_play and network != "mlp":
+        raise GGPError("self-play needs the feed-forward network (--network mlp)")
+    root = Path(spec.out) / ("self_play" if spec.self_play else f"seat{spec.seat}")
+    seats = list(range(real.num_players)) if spec.self_play else [spec.seat]
     try:
         encoding = _encoding(spec, real, train, root / "encoding.json")
         results = []
@@ -114,17 +134,37 @@ def train_seeds(spec: TrainSpec, progress: Callable[[int, dict[str, Any]], None]
             config = PPOConfig(network=network, seed=k, num_envs=spec.num_envs,
                                horizon=spec.horizon)
             meta = {"game": spec.game, "seat": spec.seat, "cwm": spec.cwm}
-            env = VectorSeatEnv(train, encoding, spec.num_envs, spec.seat, seed=1000 + k)
-            trainer = Trainer(env, encoding, config, checkpoint=run / "checkpoint.pt",
-                              meta=meta, win_above=midpoint(real))
-            if trainer.step < spec.steps:
-                trainer.train(spec.steps, checkpoint_every=spec.checkpoint_every,
-                              progress=(lambda row, k=k: progress(k, row)) if progress else None)
+            report = (lambda row, k=k: progress(k, row)) if progress else None
+            if spec.self_play:
+                from ggp.learn.selfplay import train_self_play
+
+                trainer = train_self_play(train, encoding, config, spec.steps,
+                                          run / "checkpoint.pt", progress=report)
+            else:
+                opponents = None
+                if spec.opponent:
+                    from ggp.env.factory import AgentOpponent
+
+                    opponents = [AgentOpponent(train, spec.opponent, seed=1000 * k + i)
+                                 for i in range(spec.num_envs)]
+                env = VectorSeatEnv(train, encoding, spec.num_envs, spec.seat, seed=1000 + k,
+                                    opponents=opponents)
+                trainer = Trainer(env, encoding, config, checkpoint=run / "checkpoint.pt",
+                                  meta={**meta, "opponent": spec.opponent},
+                                  win_above=midpoint(real))
+                if trainer.step < spec.steps:
+                    trainer.train(spec.steps, checkpoint_every=spec.checkpoint_every,
+                                  progress=report)
             eval_path = run / "eval.json"
             result = json.loads(eval_path.read_text()) if eval_path.is_file() else None
             if result is None or result.get("step") != trainer.step:
-                result = evaluate(Policy(trainer.net, encoding), real, spec.seat,
-                                  spec.eval_games, seed=10_000 + k)
+                by_seat = [evaluate(Policy(trainer.net, encoding), real, seat,
+                                    spec.eval_games, seed=10_000 + k) for seat in seats]
+                result = dict(by_seat[0])
+                for key in ("win", "draw", "loss", "mean_return"):
+                    result[key] = sum(r[key] for r in by_seat) / len(by_seat)
+                if spec.self_play:
+                    result["by_seat"] = by_seat
                 result.update(step=trainer.step, seed=k)
                 write_output(eval_path, json.dumps(result, indent=1))
             if evaluated:
@@ -138,7 +178,12 @@ def train_seeds(spec: TrainSpec, progress: Callable[[int, dict[str, Any]], None]
     best = max(range(len(results)),
                key=lambda i: (results[i]["win"], results[i]["mean_return"]))
     shutil.copyfile(root / f"seed{best}" / "checkpoint.pt", root / "best.pt")
+    if spec.self_play:  # the one network serves every seat: seat<S>/best.pt for the agent
+        for seat in seats:
+            (Path(spec.out) / f"seat{seat}").mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(root / "best.pt", Path(spec.out) / f"seat{seat}" / "best.pt")
     summary = {"game": spec.game, "cwm": spec.cwm, "seat": spec.seat, "steps": spec.steps,
+               "self_play": spec.self_play, "opponent": spec.opponent,
                "network": network, "seeds": results, "best_seed": best,
                "best": str(root / "best.pt"), "obs_size": encoding.encoder.size,
                "actions": len(encoding.index)}

@@ -13,6 +13,16 @@ run on it:
   ``p``'s obs-action history ending with its current observation, so two histories share an
   information state exactly when ``p`` observed and did the same (perfect recall).
   ``observation_string(p)`` is the canonical JSON of the current observation.
+* **tensors** (so ``rl_environment``, DQN, NFSP and other learners run): the
+  observation tensor is the ggp encoding of the current observation (the source's own
+  encoder where it has one — OpenSpiel tensors, GDL facts — else the schema encoder
+  with overflow slots, :mod:`ggp.env.encoding`); the information-state tensor encodes the
+  same obs-action history as the information-state string with a schema fitted on random
+  games' histories (longer histories than seen are cut and counted, never an error).
+  Both are fitted once at registration (``tensor_games`` random games; 0 turns tensors
+  off, and then asking for one raises instead of returning ``[]``).
+* ``max_game_length`` counts player moves only (chance outcomes are not moves), as
+  OpenSpiel's own games do.
 * **speed**: every pyspiel state points at a node of a tree shared by the whole game; a
   node's children are computed once and kept (``memoize=True``), so after the first CFR
   iteration the model is not called again. Cloning a state copies two references.
@@ -24,6 +34,7 @@ Simultaneous moves are already sequential in ggp models, so the game is SEQUENTI
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -142,7 +153,8 @@ def explore_actions(model: WorldModel, max_nodes: int = 2_000_000) -> dict[str, 
     """Walk every reachable state once (states are merged by canonical JSON).
 
     Returns the sorted player action names and chance outcome names, the longest game
-    (in actions, chance included) and the lowest and highest return of each player.
+    (in player moves; chance outcomes not counted) and the lowest and highest return of
+    each player.
     Raises :class:`GameTooLargeError` past ``max_nodes`` distinct states.
     """
     actions: set[Action] = set()
@@ -168,7 +180,7 @@ def explore_actions(model: WorldModel, max_nodes: int = 2_000_000) -> dict[str, 
                 child = model.apply(state, action)
                 reward = model.rewards(child)
                 d, lo, hi = visit(child)
-                depth = max(depth, d + 1)
+                depth = max(depth, d + (player != CHANCE))
                 low = [min(a, r + b) for a, r, b in zip(low, reward, lo)]
                 high = [max(a, r + b) for a, r, b in zip(high, reward, hi)]
         memo[key] = (depth, low, high)
@@ -221,17 +233,73 @@ class WorldModelState(pyspiel.State):
         return canonical_json(self._node.state)
 
 
-class _Observer:
-    """pyspiel's observer interface, strings only (no tensors)."""
+class Tensors:
+    """The fitted encoders behind the observer's tensors (see the module doc)."""
 
-    def __init__(self, tree: GameTree, perfect_recall: bool) -> None:
+    def __init__(self, model: WorldModel, games: int, seed: int = 0) -> None:
+        from ggp.env.encoding import SchemaEncoder
+        from ggp.env.samples import random_play_samples
+        from ggp.env.tensors import native_encoder
+
+        samples = random_play_samples(model, games, seed)
+        self.observation = (native_encoder(model, samples.observations, samples.actions)
+                            or SchemaEncoder.fit(samples.observations, unknown="overflow"))
+        rng = random.Random(seed)
+        histories = []
+        n = model.num_players
+        for _ in range(games):  # the histories GameTree.child builds, on random games
+            state, seen = model.initial_state(), [[] for _ in range(n)]
+            for _ in range(10_000):
+                for p in range(n):
+                    histories.append(seen[p] + [[model.observation(state, p), None]])
+                player = model.current_player(state)
+                if player == TERMINAL:
+                    break
+                if player == CHANCE:
+                    action = model.sample_chance(state, rng)
+                else:
+                    action = rng.choice(model.legal_actions(state))
+                    seen[player] = seen[player] + [[model.observation(state, player), action]]
+                state = model.apply(state, action)
+        self.history = SchemaEncoder.fit(histories, unknown="overflow")
+
+    def observation_tensor(self, tree: "GameTree", node: "_Node", player: int) -> np.ndarray:
+        obs = tree.model.observation(node.state, player)
+        return np.clip(self.observation.encode(obs), self.observation.low,
+                       self.observation.high)
+
+    def information_state_tensor(self, tree: "GameTree", node: "_Node",
+                                 player: int) -> np.ndarray:
+        now = tree.model.observation(node.state, player)
+        history = [[obs, action] for obs, action in node.histories[player]] + [[now, None]]
+        return np.clip(self.history.encode(history), self.history.low, self.history.high)
+
+
+class _Observer:
+    """pyspiel's observer interface: strings, and tensors when the game was registered
+    with them (asking for a tensor otherwise raises)."""
+
+    def __init__(self, tree: GameTree, perfect_recall: bool,
+                 tensors: "Tensors | None") -> None:
         self.tree = tree
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict[str, Any] = {}
+        self.tensors = tensors
+        size = 0
+        if tensors is not None:
+            encoder = tensors.history if perfect_recall else tensors.observation
+            size = encoder.size
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, Any] = {"observation": self.tensor}
 
     def set_from(self, state: Any, player: int) -> None:
-        pass  # no tensor to fill
+        if self.tensors is None:
+            raise GGPError("this ggp game was registered without tensors "
+                           "(register_world_model(..., tensor_games=0))")
+        if self.perfect_recall:
+            values = self.tensors.information_state_tensor(self.tree, state._node, player)
+        else:
+            values = self.tensors.observation_tensor(self.tree, state._node, player)
+        self.tensor[:] = values
 
     def string_from(self, state: Any, player: int) -> str:
         if self.perfect_recall:
@@ -248,13 +316,15 @@ def register_world_model(
     max_game_length: int | None = None,
     memoize: bool = True,
     max_nodes: int = 2_000_000,
+    tensor_games: int = 100,
 ) -> Any:
     """Register ``model`` as the pyspiel game ``short_name`` and return it loaded.
 
     Without ``actions`` the reachable tree is explored to name every action (fine for
     Kuhn, Leduc and other small games); for larger games pass ``actions`` (every player
     action name), ``chance_actions`` (every chance outcome name) and ``max_game_length``.
-    Registering the same ``short_name`` again replaces the earlier game.
+    Registering the same ``short_name`` again replaces the earlier game. Tensors are
+    fitted on ``tensor_games`` random games (0: strings only; see the module doc).
     """
     meta = model.metadata
     low, high = meta.min_utility, meta.max_utility
@@ -267,6 +337,7 @@ def register_world_model(
         raise GGPError("register_world_model: with actions= also pass max_game_length=.")
     index = ActionIndex(actions, chance_actions or [])
     tree = GameTree(model, index, memoize)
+    tensors = Tensors(model, tensor_games) if tensor_games > 0 else None
     kind = pyspiel.GameType
     game_type = kind(
         short_name=short_name,
@@ -281,9 +352,9 @@ def register_world_model(
         max_num_players=model.num_players,
         min_num_players=model.num_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=tensors is not None,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=tensors is not None,
         parameter_specification={},
     )
     game_info = pyspiel.GameInfo(
@@ -304,7 +375,8 @@ def register_world_model(
             return WorldModelState(self, tree)
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-            return _Observer(tree, bool(iig_obs_type and iig_obs_type.perfect_recall))
+            return _Observer(tree, bool(iig_obs_type and iig_obs_type.perfect_recall),
+                             tensors)
 
     pyspiel.register_game(game_type, WorldModelGame)
     return pyspiel.load_game(short_name)

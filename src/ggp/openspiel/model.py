@@ -11,7 +11,10 @@ pyspiel game in the world-model protocol:
   (``"text [id]"``) so names stay unique;
 * observations: in perfect-information games the state itself (the protocol convention);
   otherwise ``{"observation": observation_string, "information_state":
-  information_state_string}`` with the keys the game provides;
+  information_state_string}`` with the keys the game provides, plus the game's own
+  tensor as a list of floats under ``"information_state_tensor"`` (preferred: perfect
+  recall) or ``"observation_tensor"`` when the game provides one (what
+  :class:`ggp.env.tensors.OpenSpielEncoder` feeds a network);
 * simultaneous-move games are played through ``pyspiel.convert_to_turn_based``: players
   choose one after the other and a later player does not see an earlier pending choice;
 * the reward of a step is the change of ``returns()``, so games with intermediate rewards
@@ -102,6 +105,10 @@ class OpenSpielGame:
         turn_kind = game.get_type()
         self._obs = turn_kind.provides_observation_string
         self._info = turn_kind.provides_information_state_string
+        # one tensor for RL (ggp.env): the information state's when there is one
+        self.tensor_kind = ("information_state" if turn_kind.provides_information_state_tensor
+                            else "observation" if turn_kind.provides_observation_tensor
+                            else None)
         self._cache: OrderedDict[tuple[int, ...], _Entry] = OrderedDict()
         self._cache_size = cache_size
         n = game.num_players()
@@ -188,7 +195,23 @@ class OpenSpielGame:
             obs["observation"] = os_state.observation_string(player)
         if self._info:
             obs["information_state"] = os_state.information_state_string(player)
+        if self.tensor_kind is not None:
+            try:
+                tensor = getattr(os_state, self.tensor_kind + "_tensor")(player)
+            except Exception:  # noqa: BLE001 - a game that has no tensor at this state:
+                return obs     # the observation stays usable; only an RL encoder misses it
+            obs[self.tensor_kind + "_tensor"] = [float(x) for x in tensor]
         return obs
+
+    def tensor(self, state: State, player: int) -> list[float] | None:
+        """The game's own tensor for ``player`` at ``state`` (information state's when
+        the game has one, else observation's), or None when it has neither."""
+        if self.tensor_kind is None:
+            return None
+        os_state = self.pyspiel_state(state)
+        if player < 0:  # perfect-information views at chance/terminal: seat 0's
+            player = 0
+        return [float(x) for x in getattr(os_state, self.tensor_kind + "_tensor")(player)]
 
 
 def _metadata(game_string: str, kind: Any, game: Any, simultaneous: bool) -> GameMetadata:

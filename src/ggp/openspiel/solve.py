@@ -96,7 +96,8 @@ def solve_cfr_plus(model: WorldModel, iterations: int, *, game: Any = None) -> C
     if iterations < 1:
         raise GGPError("solve_cfr_plus needs at least one iteration.")
     if game is None:
-        game = register_world_model(model, f"ggp_cfr_{next(_names)}")
+        # CFR walks strings only: no tensors to fit
+        game = register_world_model(model, f"ggp_cfr_{next(_names)}", tensor_games=0)
     solver = pyspiel.CFRPlusSolver(game)
     for _ in range(iterations):
         solver.evaluate_and_update_policy()
