@@ -240,3 +240,20 @@ def test_an_interrupted_pool_stops_its_blocked_workers(tmp_path):
     for game in ("chain_count", "lights_duel"):
         assert (tmp_path / "out" / game / "synth" / "metadata.json").is_file()
         assert not (tmp_path / "out" / game / "result.json").exists()
+
+
+RECORDED = Path(__file__).parents[2] / "examples" / "recorded" / "novel"
+
+
+def test_the_recorded_real_model_suite_replays_offline(tmp_path):
+    """A few games of the real model's recorded run (examples/recorded/novel) replayed
+    with no model: the same answers solve them with the recorded settings."""
+    games = ["lights_duel", "bluff_dice_poker", "budget_split"]
+    rows = run_suite(SUITE, tmp_path / "replay",
+                     BenchOptions(replay=str(RECORDED), play_matches=0, trusted=True),
+                     games=games)
+    recorded = json.loads((RECORDED / "REPORT.json").read_text())["games"]
+    held_out = {g["game"]: g["test_accuracy"] for g in recorded}
+    assert [r["status"] for r in rows] == ["solved"] * 3
+    for row in rows:
+        assert row["calls"] == 1 and row["test_accuracy"] == held_out[row["game"]]
