@@ -1,11 +1,15 @@
 """A human at the terminal: shows the observation and legal moves, re-prompts on bad input.
 
 The observation is drawn by :mod:`ggp.render` (boards as grids, cards in brackets), the
-same views the web page (``ggp web``) draws as HTML.
+same views the web page (``ggp web``) draws as HTML. A move is typed by its name, which
+stays the same from turn to turn (:func:`match_move` forgives case, spaces and a missing
+move name before the arguments, as ``1,1`` for ``x(1,1)``); the numbers in brackets are
+only this turn's shortcuts.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from ggp.agents import register_agent
@@ -42,13 +46,36 @@ class HumanAgent(Agent):
         self.say(f"\nYou are player {self.info.seat} ({self.model.player_name(self.info.seat)}).")
         self.say("Your observation:\n" + to_text(render(history[-1][0], self.info.game)))
         self.say("Legal moves: " + ", ".join(f"[{i}] {a}" for i, a in enumerate(legal)))
+        self.say("Type a move's name; a number in brackets is a shortcut for this turn only.")
         while True:
-            answer = self.ask("Your move (name or number): ").strip()
-            if answer in legal:
-                return answer
-            if answer.isdigit() and int(answer) < len(legal):
-                return legal[int(answer)]
+            answer = self.ask("Your move: ").strip()
+            move = match_move(answer, legal)
+            if move is not None:
+                return move
             self.say(f"{answer!r} is not a legal move; type one of the names or numbers above.")
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text).lower()
+
+
+def match_move(answer: str, legal: list[Action]) -> Action | None:
+    """The legal move ``answer`` names: the move itself; else the one move equal to it up to
+    case and spaces, or whose arguments in parentheses it spells (``1,1`` for ``x(1,1)``);
+    else, when ``answer`` is a number, the move at that position of ``legal``. A move's
+    name always wins over a position, so a game whose moves are numbers reads them as moves.
+    """
+    if answer in legal:
+        return answer
+    squashed = _squash(answer)
+    for same in (lambda a: _squash(a) == squashed,
+                 lambda a: _squash(a).partition("(")[2].rstrip(")") == squashed.strip("()")):
+        found = [a for a in legal if squashed and same(a)]
+        if len(found) == 1:
+            return found[0]
+    if answer.isdigit() and int(answer) < len(legal):
+        return legal[int(answer)]
+    return None
 
 
 @register_agent("human")

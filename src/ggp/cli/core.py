@@ -14,6 +14,7 @@ from ggp.core.errors import GGPError, ModelLoadError
 from ggp.core.files import open_output
 from ggp.core.registry import registered_games
 from ggp.load import load_model
+from ggp.render import outcome_text, render, to_text
 
 
 class UntrustedCodeError(GGPError):
@@ -146,15 +147,23 @@ def play(
             f"{world.name} has {world.num_players} players; --players names {len(specs)}."
         )
     agents = [make_agent(spec, world) for spec in specs]
+    humans = [seat for seat, spec in enumerate(specs) if spec.split(":")[0].strip() == "human"]
+    # a person at the terminal must see only their own observations: in a game with hidden
+    # information the moves (chance deals, others' private moves) are not printed
+    show_moves = show and (not humans or world.metadata.perfect_information)
+    last: list[dict] = []
 
     def show_step(step: dict) -> None:
-        if show:
+        last[:] = [step]
+        if show_moves:
             who = world.player_name(step["player"])
             # an action is the game's (or a model's) text: never read as markup
             console.print(f"  {escape(str(who)):>10}: {escape(str(step['action']))}",
                           highlight=False)
 
     console.print(f"[bold]{world.name}[/]: " + " vs ".join(specs))
+    if humans and not world.metadata.perfect_information:
+        console.print("You see only what your seat observes (this game hides information).")
     result = play_match(world, agents, seed=seed, on_step=show_step,
                         legal_actions=legal_actions)
     for agent in agents:
@@ -163,6 +172,15 @@ def play(
         f = result.forfeit
         console.print(f"[yellow]Player {f.player} ({escape(specs[f.player])}) forfeits:[/] "
                       f"{escape(str(f.reason))} — {escape(clean_text(f.detail))}")
+    if humans and last:
+        final = world.apply(last[0]["state"], last[0]["action"])
+        for seat in humans:
+            # the final observation holds what the end revealed (a showdown's cards)
+            view = to_text(render(world.observation(final, seat), world.name))
+            console.print(f"\n[bold]Final position[/] (as player {seat} sees it):",
+                          highlight=False)
+            console.print(escape(view), highlight=False)
+            console.print(f"[bold]{outcome_text(result.returns, seat)}[/]", highlight=False)
     summary = ", ".join(f"{specs[p]} (player {p}): {r:+g}" for p, r in enumerate(result.returns))
     console.print(f"[bold]Returns:[/] {summary}")
     if output:

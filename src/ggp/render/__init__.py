@@ -20,7 +20,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["render", "to_text"]
+__all__ = ["outcome_text", "render", "to_text"]
 
 View = dict[str, Any]
 
@@ -82,6 +82,15 @@ def to_text(view: View) -> str:
             width = max(len(k) for k, _ in part["items"])
             lines.extend(f"{k.ljust(width)}  {v}" for k, v in part["items"])
     return "\n".join(lines)
+
+
+def outcome_text(returns: list[float], seat: int) -> str:
+    """One line for ``seat`` at the end: won, lost or drew, and its return."""
+    mine = returns[seat]
+    best_other = max((r for s, r in enumerate(returns) if s != seat), default=mine)
+    word = ("You won" if mine > best_other else "You lost" if mine < best_other
+            else "Draw")
+    return f"{word} (your return: {mine:+g})."
 
 
 # --------------------------------------------------------------------- parts
