@@ -16,6 +16,18 @@ from typing import Any
 from ggp.core.files import make_folder, open_output
 from ggp.arena.stats import Cell, FieldRow, field_label, short_spec
 
+PLOTS_HINT = "no plots: matplotlib is not installed (pip install 'ggp[plots]' to get them)"
+
+
+def plots_available() -> bool:
+    """Whether matplotlib can be imported (it is an optional dependency: ``ggp[plots]``)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def _save(fig, path: Path) -> None:
     """Save a figure as PNG without following a link planted at ``path``."""
     with open_output(path, "wb", root=path.parent.parent) as fh:

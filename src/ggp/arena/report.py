@@ -59,7 +59,10 @@ def clean_strings(value: Any) -> Any:
 
 
 def write_report(out_dir: str | Path, *, plots: bool = True) -> dict[str, Path]:
-    """Write the reports of the tournament in ``out_dir``; returns the written paths."""
+    """Write the reports of the tournament in ``out_dir``; returns the written paths.
+
+    Plots are drawn when ``plots`` is set and matplotlib is installed; without it the
+    tables are written all the same (``ggp.arena.plots.plots_available`` tells which)."""
     out_dir = Path(out_dir)
     stored, records = load_tournament(out_dir)
     # agent names, forfeit details and game names may come from models and agents: one
@@ -93,7 +96,9 @@ def write_report(out_dir: str | Path, *, plots: bool = True) -> dict[str, Path]:
     if rows:
         paths["fields_csv"] = out_dir / "report_fields.csv"
         _write_fields_csv(paths["fields_csv"], rows)
-    if plots:
+    from ggp.arena.plots import plots_available
+
+    if plots and plots_available():
         from ggp.arena.plots import plot_fields, plot_games
 
         paths.update(plot_games(out_dir / "plots", games, shown))

@@ -143,7 +143,16 @@ def arena(
                   f"{run.already_done} were already done")
     paths = write_report(out_dir, plots=plots)
     console.print(Markdown(paths["markdown"].read_text(encoding="utf-8")))
+    _say_written(paths, plots)
+
+
+def _say_written(paths: dict, plots: bool) -> None:
+    """The files written, and one line on how to get plots when matplotlib is missing."""
+    from ggp.arena.plots import PLOTS_HINT, plots_available
+
     console.print("wrote " + ", ".join(str(p) for p in paths.values()))
+    if plots and not plots_available():
+        console.print(PLOTS_HINT, highlight=False, markup=False)
 
 
 def report(
@@ -157,7 +166,7 @@ def report(
     paths = write_report(results, plots=plots)
     if show:
         console.print(Markdown(paths["markdown"].read_text(encoding="utf-8")))
-    console.print("wrote " + ", ".join(str(p) for p in paths.values()))
+    _say_written(paths, plots)
 
 
 def default_out_dir(config: dict) -> str:
