@@ -34,12 +34,20 @@ def refuse_untrusted(specs: list[str], trusted: bool, command: str) -> None:
     """Refuse ``.py`` game specs, which ``command`` would run in this process, unless the
     user said ``--trusted``; then warn loudly that they run unsandboxed."""
     files = [spec for spec in specs if spec.endswith(".py")]
+    for spec in files:
+        if not Path(spec).is_file():
+            raise ModelLoadError(f"No such file: {spec}.")
     if files and not trusted:
+        # the option that seats an agent, where the command has one
+        example = {"play": "ggp play GAME --players cwm_mcts:run={},random",
+                   "arena": "ggp arena -g GAME -a cwm_mcts:run={}"}.get(command)
+        agent = (f" or, when it models a registered game GAME, a CWM agent "
+                 f"('{example.format(files[0])}')" if example else "")
         raise UntrustedCodeError(
             f"{files[0]} is Python code, and 'ggp {command}' runs a game in this process, "
             "outside the sandbox. Pass --trusted if you wrote or read it; to try code you "
-            f"did not write, use 'ggp check {files[0]}' or a CWM agent "
-            f"('-a cwm_mcts:run={files[0]}'), which run it in the sandbox.")
+            f"did not write, use 'ggp check {files[0]}'{agent}, which run it in the "
+            "sandbox.")
     for spec in files:
         err_console.print(f"[bold red]WARNING:[/] running {spec} in this process, outside "
                           "the sandbox (--trusted).", highlight=False)
@@ -170,8 +178,11 @@ def play(
         agent.close()
     if result.forfeit:
         f = result.forfeit
+        # the detail may be a whole traceback from a sandbox: its last line names the cause
+        cause = ([line for line in str(f.detail).splitlines() if line.strip()] or [""])[-1]
         console.print(f"[yellow]Player {f.player} ({escape(specs[f.player])}) forfeits:[/] "
-                      f"{escape(str(f.reason))} — {escape(clean_text(f.detail))}")
+                      f"{escape(str(f.reason))} — {escape(clean_text(cause))}",
+                      highlight=False)
     if humans and last:
         final = world.apply(last[0]["state"], last[0]["action"])
         for seat in humans:
