@@ -1,4 +1,4 @@
-"""Any GDL / GDL-II game as a world model (DESIGN.md §2).
+"""Any GDL / GDL-II game as a world model (docs/protocol.md).
 
 Mapping (documented in docs/gdl.md):
 
