@@ -55,4 +55,5 @@ $GGP arena -g generalized_tic_tac_toe \
     -a "cwm_mcts:run=$OUT/generalized_tic_tac_toe:sims=50:rollouts=1" \
     -o "gt_mcts:sims=50:rollouts=1" -o random -n 5 --out "$OUT/arena-generalized_tic_tac_toe"
 echo "Models: $OUT/leduc_poker/cwm.py, $OUT/generalized_tic_tac_toe/cwm.py"
-echo "Reports: $OUT/arena-*/report.md (plots beside them)"
+echo "Reports: $OUT/arena-*/report.md (plots beside them; README.md says how to read them)"
+echo "Browse the matches: bash scripts/web.sh --open $OUT/arena-leduc_poker -g $OUT"

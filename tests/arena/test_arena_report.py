@@ -63,7 +63,8 @@ def test_reports_for_wld_and_payoff_games(tmp_path):
     run_tournament(config, tmp_path, workers=0)
     paths = write_report(tmp_path)
     text = paths["markdown"].read_text()
-    assert "Win (forfeit/n)" in text and "Us (mean ± 95% CI)" in text
+    assert "Win rate (by forfeit/wins)" in text and "Us (mean ± 95% CI)" in text
+    assert "Win (forfeit/n)" not in text  # the numbers in parentheses are not of n
     assert "evil_agent.py:mode=illegal:after=0" in text and "illegal" in text
     data = json.loads(paths["json"].read_text())
     assert data["matches"] == 2 * 2 * 4 and data["errors"] == 0

@@ -168,9 +168,9 @@ def markdown(config: dict[str, Any], games: dict[str, Any], cells: list[Cell],
             lines += ["No finished matches yet.", ""]
             continue
         if game_cells and meta["outcome"] == "win_loss_draw":
-            lines += _wld_table(game_cells) + [""]
+            lines += _wld_table(game_cells) + ["", _WLD_LEGEND, ""]
         elif game_cells:
-            lines += _payoff_table(game_cells) + [""]
+            lines += _payoff_table(game_cells) + ["", _PAYOFF_LEGEND, ""]
         game_duplicates = [d for d in duplicates if d.game == game]
         if game_duplicates:
             lines += _duplicate_table(game_duplicates) + [""]
@@ -186,9 +186,20 @@ def markdown(config: dict[str, Any], games: dict[str, Any], cells: list[Cell],
     return "\n".join(lines)
 
 
+_WLD_LEGEND = (
+    "Each row: the agent in the seat shown against the opponent, over n matches. Win, loss "
+    "and draw are rates (of n); in parentheses, how many of the wins (losses) came from the "
+    "opponent's (the agent's) forfeit, out of all wins (losses), and the number of draws.")
+_PAYOFF_LEGEND = (
+    "Each row: the agent in the seat shown against the opponent, over n matches. Us and "
+    "them are the mean returns of the agent and of its opponent, with 95% confidence "
+    "intervals: with few matches they are wide, and a difference inside them may be luck.")
+
+
 def _wld_table(cells: list[Cell]) -> list[str]:
     lines = [
-        "| agent | seat | opponent | n | Win (forfeit/n) | Loss (forfeit/n) | Draw (n) "
+        "| agent | seat | opponent | n | Win rate (by forfeit/wins) "
+        "| Loss rate (by forfeit/losses) | Draw rate (draws) "
         "| forfeits us / them | ms/move |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|",
     ]
