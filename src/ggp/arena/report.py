@@ -41,6 +41,7 @@ from ggp.arena.stats import (
     tabulate,
     utility_range,
 )
+from ggp.arena.ratings import Rating, ratings
 from ggp.arena.store import load_tournament
 from ggp.core.files import open_output, write_output
 from ggp.core.text import clean_line
@@ -90,6 +91,8 @@ def write_report(out_dir: str | Path, *, plots: bool = True) -> dict[str, Path]:
         "fields": [r.summary() for r in rows],
         "field_cells": [c.summary() for c in field_cells],
         "duplicates": [r.summary() for r in duplicates],
+        "ratings": {game: [r.summary() for r in game_ratings(records, game)]
+                    for game in config["games"]},
         "forfeits": {a: dict(c) for a, c in forfeit_reasons(records).items()},
     }, indent=1))
     _write_csv(paths["csv"], cells)
@@ -176,6 +179,7 @@ def markdown(config: dict[str, Any], games: dict[str, Any], cells: list[Cell],
             lines += _duplicate_table(game_duplicates) + [""]
         if game_rows:
             lines += _field_tables(game, game_rows, records, games)
+        lines += _ratings_table(game_ratings(records, game))
     reasons = forfeit_reasons(records)
     if reasons:
         lines += ["## Forfeits by reason", "", "| agent | forfeits |", "|---|---|"]
@@ -184,6 +188,27 @@ def markdown(config: dict[str, Any], games: dict[str, Any], cells: list[Cell],
             lines.append(f"| {short_spec(agent)} | {listed} |")
         lines.append("")
     return "\n".join(lines)
+
+
+def game_ratings(records: list[dict[str, Any]], game: str) -> list[Rating]:
+    """Bradley–Terry ratings of the agents of ``game`` when at least three met (a round
+    robin, a field, or several agents against opponents): two agents say no more than
+    their table does."""
+    found = ratings([r for r in records if r.get("game") == game])
+    return found if len(found) >= 3 else []
+
+
+def _ratings_table(found: list[Rating]) -> list[str]:
+    if not found:
+        return []
+    lines = ["### Ratings", "", "| agent | rating | 95% CI | matches |", "|---|---:|---:|---:|"]
+    lines += [f"| {short_spec(r.agent)} | {r.rating:+.0f} | {r.low:+.0f} .. {r.high:+.0f} "
+              f"| {r.matches} |" for r in found]
+    return lines + ["", (
+        "Bradley–Terry ratings on the Elo scale (mean 0; 400 points more means 10:1 odds of "
+        "the higher return), from every pair of seats of every match, all seats and fields "
+        "together: the higher return wins, equal returns draw. Intervals: 200 bootstrap "
+        "resamples of the matches."), ""]
 
 
 _WLD_LEGEND = (
