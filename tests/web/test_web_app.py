@@ -356,3 +356,22 @@ def test_the_loopback_server_refuses_other_hosts_and_non_json_posts(web_server):
         urllib.request.urlopen(request, timeout=30)
     assert refused.value.code == 415
     assert not server.app.state.sessions
+
+
+def test_the_end_says_who_won_and_the_rules_are_shown():
+    session = PlaySession(open_game("kuhn_poker"), 1, ["random"], seed=2)
+    try:
+        first = session.view()
+        final = _play_out(session, lambda legal: legal[0], [])
+    finally:
+        session.close()
+    assert "Kuhn" in first["rules"] and "showdown" in first["rules"]
+    assert final["outcome"].startswith(("You won", "You lost", "Draw"))
+    assert f"{final['returns'][1]:+g}" in final["outcome"]
+
+
+def test_pages_carry_their_own_icon():
+    # an inline icon: the browser asks for no /favicon.ico (a 404 on every page before)
+    for page in ("play", "viewer"):
+        html = (REPO / "src" / "ggp" / "web" / "static" / f"{page}.html").read_text()
+        assert 'rel="icon" href="data:image/svg+xml' in html

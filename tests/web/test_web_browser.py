@@ -145,12 +145,20 @@ def test_kuhn_poker_in_the_browser_never_shows_the_opponents_card(web_server, pa
     final = session.view()
     for answer in answers:
         if answer.get("status") != "over":
-            text = json.dumps(answer)
+            # the rules text is the game's, the same in every answer (it names cards)
+            assert answer.get("rules", final["rules"]) == final["rules"]
+            text = json.dumps({k: v for k, v in answer.items() if k != "rules"})
             assert f'"{theirs}"' not in text and "Deal" not in text
     if final["observation"]["showdown_cards"] is None:  # a fold: never revealed
         assert theirs not in page.locator(".card").all_inner_texts()
         assert f'"{theirs}"' not in page.content()
     assert page.locator("#result h3").inner_text() == "Final returns"
+    # the end says who won, with the person's return; the rules were there all along
+    outcome = page.locator("#outcome").inner_text()
+    assert outcome.startswith(("You won", "You lost", "Draw"))
+    assert f"{final['returns'][1]:+g}" in outcome
+    page.locator("#rules summary").click()
+    assert "showdown" in page.locator("#rules-text").inner_text()
     shots(page, "play-kuhn-poker-over")
 
 
