@@ -55,7 +55,8 @@ def test_kuhn_human_sees_no_hidden_card_until_the_showdown(seed):
     # seat 1 calls whatever seat 0 did (Pass after Pass, Bet after Bet): always a showdown
     def call(screen: str) -> str:
         turn = screen.rsplit("Your observation:", 1)[-1]
-        return "bet" if '"Bet"' in turn else "pass"  # names in any case are accepted
+        # the betting log reads "player 0: Bet"; move names in any case are accepted
+        return "bet" if "player 0: Bet" in turn else "pass"
 
     screen = _play_in_pty(["play", "kuhn_poker", "-p", "random,human", "--seed", str(seed)],
                           call)
