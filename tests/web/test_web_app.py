@@ -149,6 +149,9 @@ def test_viewer_opens_arena_results_with_states_and_views(tmp_path, web_server):
     last = match["steps"][-1]
     assert last["state"] is not None and last["state_view"]["parts"]
     assert all(v is not None for v in last["views"])  # both players have moved by then
+    # the last step is the final state, after the last move (terminal: no one to move)
+    assert last["actor"] == "end" and last["action"] is None
+    assert last["state"]["current_player"] == -4
     assert len(match["players"]) == 2 and match["returns"] is not None
 
 
