@@ -87,3 +87,15 @@ def test_cli_arena_and_report(tmp_path, capsys):
     assert (out / "report.md").exists()
     assert main(["report", str(tmp_path / "nothing")]) == 2
     assert "not a tournament directory" in " ".join(capsys.readouterr().err.split())
+
+
+def test_plot_labels_break_between_names_never_inside_them():
+    from ggp.arena.plots import wrap_label
+
+    spec = "vs cwm_mcts:run=runs/quickstart/generalized_tic_tac_toe:sims=50:rollouts=1"
+    wrapped = wrap_label(spec, 17)
+    assert wrapped.replace("\n", "") == spec  # nothing lost, no hyphen or space added
+    assert "generalized_tic_tac_toe:" in wrapped.split("\n")  # too long: a line of its own
+    assert all(len(line) <= 17 for line in wrapped.split("\n") if "generalized" not in line)
+    assert wrap_label("ismcts, clairvoyant, random, random", 28) == \
+        "ismcts, clairvoyant, random,\nrandom"
