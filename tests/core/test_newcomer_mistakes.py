@@ -47,3 +47,8 @@ def test_a_gdl_keyword_typo_is_a_clear_error(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "a typo for 'init'?" in err and "steps" not in err
     assert main(["gdl", "validate", str(typo)]) != 0
+
+
+def test_check_names_the_file_it_checked(capsys):
+    assert main(["check", str(NIM), "--games", "2"]) == 0
+    assert f"OK {NIM}:" in " ".join(capsys.readouterr().out.split())

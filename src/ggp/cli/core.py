@@ -115,11 +115,13 @@ def check(
             json.dump({"model": report.model, "games": report.games, "steps": report.steps,
                        "violations": [v.to_dict() for v in report.violations.values()]},
                       fh, indent=1)
+    # a file's path says which model was checked (every synthesized model is named "cwm")
+    label = escape(model if Path(model).suffix in (".py", ".kif", ".gdl") else report.model)
     if report.ok:
-        console.print(f"[green]OK[/] {report.model}: {report.games} random games, "
+        console.print(f"[green]OK[/] {label}: {report.games} random games, "
                       f"{report.steps} steps, no protocol violations.")
         return
-    console.print(f"[red]FAILED[/] {report.model}: {len(report.violations)} kind(s) of "
+    console.print(f"[red]FAILED[/] {label}: {len(report.violations)} kind(s) of "
                   f"protocol violation in {report.games} random games:")
     for violation in report.violations.values():
         console.print(str(violation), highlight=False, markup=False)
