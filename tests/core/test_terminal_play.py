@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from ggp.agents.human import match_move
+from ggp.agents.human import ambiguity, match_move
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -92,3 +92,8 @@ def test_moves_are_typed_by_name_not_by_position():
     assert match_move("1", legal) == "x(2,0)"  # a position is only a shortcut
     assert match_move("3", ["1", "3", "5"]) == "3"  # a move named 3 beats position 3
     assert match_move("9,9", legal) is None
+    gdl = ["(drop 1)", "(drop 2)", "(drop 3)"]
+    assert match_move("drop 2", gdl) == "(drop 2)" and match_move("(DROP 3)", gdl) == "(drop 3)"
+    assert match_move("3", gdl) == "(drop 3)"  # its arguments, not position 3 (none)
+    assert ambiguity("2", gdl) and "(drop 2)" in ambiguity("2", gdl)  # or [2] (drop 3)?
+    assert ambiguity("drop 2", gdl) is None and ambiguity("1", ["a", "b"]) is None
