@@ -19,8 +19,8 @@ def make_backend(config: LLMConfig) -> Backend:
         from ggp.llm.exchange import ExchangeBackend
 
         if not config.exchange_dir:
-            raise LLMConfigError("The exchange backend needs a folder: pass --exchange-dir DIR "
-                                 "or set GGP_LLM_EXCHANGE_DIR.")
+            raise LLMConfigError("The exchange backend needs a folder (exchange_dir): pass "
+                                 "--exchange-dir DIR or set GGP_LLM_EXCHANGE_DIR.")
         return ExchangeBackend(
             config.exchange_dir,
             model=config.model or "exchange",
