@@ -378,3 +378,11 @@ def test_pages_carry_their_own_icon():
     for page in ("play", "viewer"):
         html = (REPO / "src" / "ggp" / "web" / "static" / f"{page}.html").read_text()
         assert 'rel="icon" href="data:image/svg+xml' in html
+
+
+def test_a_folder_of_runs_names_the_records_inside(tmp_path):
+    from ggp.web.records import RecordError, open_record
+
+    _arena_run(tmp_path)  # tmp_path/arena, as the quick start's runs/quickstart/arena-*
+    with pytest.raises(RecordError, match="Open one of its folders: arena"):
+        open_record(tmp_path)

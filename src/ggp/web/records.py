@@ -85,8 +85,12 @@ def open_record(path: str | Path, rules_dirs: list[Path] | None = None) -> Recor
             return _results(path, rules)
         if (path / "trajectories.jsonl").is_file():
             return _open_file(path / "trajectories.jsonl", rules)
+        inside = sorted(d.name for d in path.iterdir() if d.is_dir() and not d.is_symlink()
+                        and any((d / f).is_file() for f in ("results.jsonl",
+                                                            "trajectories.jsonl")))
+        hint = f" Open one of its folders: {', '.join(inside[:8])}." if inside else ""
         raise RecordError(f"{path} holds no results.jsonl (an arena or 'ggp manage' "
-                          "directory) and no trajectories.jsonl (a synthesis run).")
+                          "directory) and no trajectories.jsonl (a synthesis run)." + hint)
     return _open_file(path, rules)
 
 
