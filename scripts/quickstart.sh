@@ -47,6 +47,8 @@ echo "== checking the synthesized models against the protocol"
 $GGP check "$OUT/leduc_poker/cwm.py" --games 20
 $GGP check "$OUT/generalized_tic_tac_toe/cwm.py" --games 20
 
+# the models were just (re)made: results of an earlier run's models must not be resumed
+rm -rf "$OUT/arena-leduc_poker" "$OUT/arena-generalized_tic_tac_toe"
 echo "== arena: CWM-ISMCTS on the synthesized Leduc model vs GT-ISMCTS and Random"
 $GGP arena -g leduc_poker -a "cwm_ismcts:run=$OUT/leduc_poker:sims=200:rollouts=1" \
     -o "gt_ismcts:sims=200:rollouts=1" -o random -n 10 --out "$OUT/arena-leduc_poker"
@@ -55,4 +57,5 @@ $GGP arena -g generalized_tic_tac_toe \
     -a "cwm_mcts:run=$OUT/generalized_tic_tac_toe:sims=50:rollouts=1" \
     -o "gt_mcts:sims=50:rollouts=1" -o random -n 5 --out "$OUT/arena-generalized_tic_tac_toe"
 echo "Models: $OUT/leduc_poker/cwm.py, $OUT/generalized_tic_tac_toe/cwm.py"
-echo "Reports: $OUT/arena-*/report.md (plots beside them)"
+echo "Reports: $OUT/arena-*/report.md (plots beside them; README.md says how to read them)"
+echo "Browse the matches: bash scripts/web.sh --open $OUT/arena-leduc_poker -g $OUT"

@@ -35,3 +35,12 @@ def test_unknown_agent_and_game_are_clear_errors(tmp_path, capsys):
 def _err(capsys):
     """What was printed to stderr, with rich's line wrapping undone."""
     return " ".join(capsys.readouterr().err.split())
+
+
+def test_the_printed_report_never_cuts_an_agent_name(tmp_path, capsys):
+    spec = "mcts:sims=3:rollouts=1:uct_c=1.4142"
+    assert main(["arena", "-g", "tic_tac_toe", "-a", spec, "-o", "random", "-n", "1",
+                 "--no-plots", "--out", str(tmp_path / "a")]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if " P0 " in line
+            or " P1 " in line]
+    assert rows and "…" not in "".join(rows)

@@ -63,7 +63,8 @@ def test_reports_for_wld_and_payoff_games(tmp_path):
     run_tournament(config, tmp_path, workers=0)
     paths = write_report(tmp_path)
     text = paths["markdown"].read_text()
-    assert "Win (forfeit/n)" in text and "Us (mean ± 95% CI)" in text
+    assert "Win rate (by forfeit/wins)" in text and "Us (mean ± 95% CI)" in text
+    assert "Win (forfeit/n)" not in text  # the numbers in parentheses are not of n
     assert "evil_agent.py:mode=illegal:after=0" in text and "illegal" in text
     data = json.loads(paths["json"].read_text())
     assert data["matches"] == 2 * 2 * 4 and data["errors"] == 0
@@ -107,3 +108,15 @@ def test_sims_per_move_comes_from_the_agents_counters(tmp_path):
         assert line["simulations"][searcher] >= 20 * (line["moves"][searcher] - 1)
         assert line["simulations"][1 - searcher] is None
     assert "sims/move" in write_report(tmp_path, plots=False)["markdown"].read_text()
+
+
+def test_plot_labels_break_between_names_never_inside_them():
+    from ggp.arena.plots import wrap_label
+
+    spec = "vs cwm_mcts:run=runs/quickstart/generalized_tic_tac_toe:sims=50:rollouts=1"
+    wrapped = wrap_label(spec, 17)
+    assert wrapped.replace("\n", "") == spec  # nothing lost, no hyphen or space added
+    assert "generalized_tic_tac_toe:" in wrapped.split("\n")  # too long: a line of its own
+    assert all(len(line) <= 17 for line in wrapped.split("\n") if "generalized" not in line)
+    assert wrap_label("ismcts, clairvoyant, random, random", 28) == \
+        "ismcts, clairvoyant, random,\nrandom"

@@ -151,7 +151,7 @@ def test_key_is_sent_but_never_logged(tmp_path, monkeypatch, fast_config):
 
 
 def test_missing_model_name(fast_config):
-    with pytest.raises(LLMConfigError, match="No model name"):
+    with pytest.raises(LLMConfigError, match="No language model is set up"):
         make_client(fast_config(backend="openai", base_url="http://127.0.0.1:1/v1"))
 
 

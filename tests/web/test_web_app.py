@@ -149,6 +149,9 @@ def test_viewer_opens_arena_results_with_states_and_views(tmp_path, web_server):
     last = match["steps"][-1]
     assert last["state"] is not None and last["state_view"]["parts"]
     assert all(v is not None for v in last["views"])  # both players have moved by then
+    # the last step is the final state, after the last move (terminal: no one to move)
+    assert last["actor"] == "end" and last["action"] is None
+    assert last["state"]["current_player"] == -4
     assert len(match["players"]) == 2 and match["returns"] is not None
 
 
@@ -356,3 +359,30 @@ def test_the_loopback_server_refuses_other_hosts_and_non_json_posts(web_server):
         urllib.request.urlopen(request, timeout=30)
     assert refused.value.code == 415
     assert not server.app.state.sessions
+
+
+def test_the_end_says_who_won_and_the_rules_are_shown():
+    session = PlaySession(open_game("kuhn_poker"), 1, ["random"], seed=2)
+    try:
+        first = session.view()
+        final = _play_out(session, lambda legal: legal[0], [])
+    finally:
+        session.close()
+    assert "Kuhn" in first["rules"] and "showdown" in first["rules"]
+    assert final["outcome"].startswith(("You won", "You lost", "Draw"))
+    assert f"{final['returns'][1]:+g}" in final["outcome"]
+
+
+def test_pages_carry_their_own_icon():
+    # an inline icon: the browser asks for no /favicon.ico (a 404 on every page before)
+    for page in ("play", "viewer"):
+        html = (REPO / "src" / "ggp" / "web" / "static" / f"{page}.html").read_text()
+        assert 'rel="icon" href="data:image/svg+xml' in html
+
+
+def test_a_folder_of_runs_names_the_records_inside(tmp_path):
+    from ggp.web.records import RecordError, open_record
+
+    _arena_run(tmp_path)  # tmp_path/arena, as the quick start's runs/quickstart/arena-*
+    with pytest.raises(RecordError, match="Open one of its folders: arena"):
+        open_record(tmp_path)

@@ -145,13 +145,39 @@ def test_kuhn_poker_in_the_browser_never_shows_the_opponents_card(web_server, pa
     final = session.view()
     for answer in answers:
         if answer.get("status") != "over":
-            text = json.dumps(answer)
+            # the rules text is the game's, the same in every answer (it names cards)
+            assert answer.get("rules", final["rules"]) == final["rules"]
+            text = json.dumps({k: v for k, v in answer.items() if k != "rules"})
             assert f'"{theirs}"' not in text and "Deal" not in text
     if final["observation"]["showdown_cards"] is None:  # a fold: never revealed
         assert theirs not in page.locator(".card").all_inner_texts()
         assert f'"{theirs}"' not in page.content()
     assert page.locator("#result h3").inner_text() == "Final returns"
+    # the end says who won, with the person's return; the rules were there all along
+    outcome = page.locator("#outcome").inner_text()
+    assert outcome.startswith(("You won", "You lost", "Draw"))
+    assert f"{final['returns'][1]:+g}" in outcome
+    page.locator("#rules summary").click()
+    assert "showdown" in page.locator("#rules-text").inner_text()
     shots(page, "play-kuhn-poker-over")
+
+
+def test_leduc_to_the_end_shows_rules_betting_and_outcome(web_server, page):
+    server = web_server()
+    _start(page, server.login_url, "leduc_poker", seat=0)
+    _wait_decision(page)
+    page.locator("#rules summary").click()  # the rules, from the first move on
+    assert "Leduc" in page.locator("#rules-text").inner_text()
+    decisions = 0
+    while _wait_decision(page) == "your_turn":
+        page.locator("#moves button.move", has_text="Call").first.click()  # never fold
+        decisions += 1
+        page.wait_for_function("document.body.dataset.status !== 'your_turn'")
+    assert decisions >= 1 and page.evaluate("document.body.dataset.status") == "over"
+    betting = page.locator("table.fields tr", has_text="betting").inner_text()
+    assert "round 1: player 0: Call" in betting and "[[" not in betting  # a readable log
+    outcome = page.locator("#outcome").inner_text()
+    assert outcome.startswith(("You won", "You lost", "Draw")) and "your return" in outcome
 
 
 def test_the_viewer_steps_through_an_arena_match(web_server, page, shots, tmp_path):

@@ -98,3 +98,15 @@ def test_terminal_human_agent_prints_the_board(monkeypatch):
     assert agent.act([(obs, None)]) == "x(1,1)"
     shown = "\n".join(said)
     assert "0  . . ." in shown and '"board"' not in shown
+
+
+def test_betting_histories_read_as_moves():
+    from ggp.render import render
+
+    kuhn = render({"betting": [[0, "Bet"], [1, "Pass"]], "my_card": "K"}, "kuhn_poker")
+    assert ["betting", "player 0: Bet, player 1: Pass"] in kuhn["parts"][-1]["items"]
+    leduc = render({"betting": [[[0, "Raise"], [1, "Call"]], [[0, "Call"]]]}, "leduc_poker")
+    assert leduc["parts"][-1]["items"] == [
+        ["betting", "round 1: player 0: Raise, player 1: Call; round 2: player 0: Call"]]
+    # anything else stays compact JSON
+    assert render({"x": [[1, 2]]})["parts"][-1]["items"] == [["x", "[[1, 2]]"]]

@@ -316,6 +316,13 @@ def make_llm_agent(
         exchange_dir=exchange_dir,
         exchange_timeout_s=exchange_timeout_s,
     )
+    if settings.backend != "exchange" and not settings.model:
+        raise GGPError(
+            "llm agent: no model chosen. Name one in the spec, e.g. "
+            "'llm:backend=ollama:model_name=llama3.2' (backends: openai, anthropic, "
+            "google, ollama, vllm, lmstudio, exchange with exchange_dir=DIR) or set "
+            "GGP_LLM_BACKEND and GGP_LLM_MODEL (docs/llm.md); 'llm:backend=scripted' plays "
+            "random legal moves without any model.")
     if not seat_folders:
         client = make_client(settings, run_dir=run_dir)
         return LLMPolicyAgent(

@@ -9,12 +9,23 @@ interval, beside its win rate.
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 from typing import Any
 
 from ggp.core.files import make_folder, open_output
 from ggp.arena.stats import Cell, FieldRow, field_label, short_spec
+
+PLOTS_HINT = "no plots: matplotlib is not installed (pip install 'ggp[plots]' to get them)"
+
+
+def plots_available() -> bool:
+    """Whether matplotlib can be imported (it is an optional dependency: ``ggp[plots]``)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
 
 def _save(fig, path: Path) -> None:
     """Save a figure as PNG without following a link planted at ``path``."""
@@ -43,6 +54,19 @@ def plot_games(plot_dir: Path, games: dict[str, Any], cells: list[Cell]) -> dict
             written[f"{name}_payoffs"] = _payoff_figure(
                 plot_dir / f"{name}_payoffs.png", meta["name"], game_cells)
     return written
+
+
+def wrap_label(text: str, width: int) -> str:
+    """``text`` on lines of about ``width`` characters, broken only after a space or a
+    separator of agent specs (``:``, ``,``, ``/``), never inside a name: a piece
+    longer than ``width`` keeps a line of its own."""
+    pieces = re.findall(r"[^:,/ ]*(?:[:,/ ]+|$)", text)
+    lines = [""]
+    for piece in filter(None, pieces):
+        if lines[-1] and len(lines[-1]) + len(piece.rstrip()) > width:
+            lines.append("")
+        lines[-1] += piece
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def safe_name(text: str) -> str:
@@ -80,11 +104,14 @@ def plot_fields(plot_dir: Path, games: dict[str, Any], rows: list[FieldRow]) -> 
                            label=None if row.agent in labelled else short_spec(row.agent))
                     labelled.add(row.agent)
             ax.set_xticks(range(len(fields)),
-                          ["\n".join(textwrap.wrap(field_label(f), 28)) for f in fields],
+                          [wrap_label(field_label(f), 28) for f in fields],
                           fontsize=7)
             ax.set_ylim(0, 1)
             ax.set_title(title, fontsize=10)
-        axes[1].legend(fontsize=7)
+        handles, labels = axes[1].get_legend_handles_labels()
+        # beside the last panel, never over the bars
+        axes[1].legend(handles, [wrap_label(lb, 24) for lb in labels], fontsize=7,
+                       loc="upper left", bbox_to_anchor=(1.02, 1.0))
         fig.suptitle(f"{meta['name']}: fields (bars: mean over matches, whiskers: 95% CI)")
         fig.tight_layout()
         path = plot_dir / f"{safe_name(meta['name'])}_fields.png"
@@ -102,7 +129,7 @@ def _by_agent(cells: list[Cell]) -> dict[str, list[Cell]]:
 
 
 def _label(cell: Cell) -> str:
-    return "\n".join(textwrap.wrap(f"vs {short_spec(cell.opponent)}", 14)) + f"\nP{cell.seat}"
+    return wrap_label(f"vs {short_spec(cell.opponent)}", 13) + f"\nP{cell.seat}"
 
 
 def _wld_figure(path: Path, game: str, cells: list[Cell]) -> Path:
@@ -110,8 +137,8 @@ def _wld_figure(path: Path, game: str, cells: list[Cell]) -> Path:
 
     groups = _by_agent(cells)
     fig, axes = plt.subplots(1, len(groups), squeeze=False,
-                             figsize=(max(4.0, 1.3 * max(len(g) for g in groups.values()))
-                                      * len(groups), 3.8))
+                             figsize=(max(4.0, 1.6 * max(len(g) for g in groups.values()))
+                                      * len(groups) + 1.5, 4.0))
     for ax, (agent, group) in zip(axes[0], groups.items()):
         x = range(len(group))
         bottom = [0.0] * len(group)
@@ -127,12 +154,13 @@ def _wld_figure(path: Path, game: str, cells: list[Cell]) -> Path:
             bottom = [b + h for b, h in zip(bottom, heights)]
         ax.set_xticks(list(x), [_label(c) for c in group], fontsize=8)
         ax.set_ylim(0, 1)
-        ax.set_title(short_spec(agent), fontsize=10)
+        ax.set_title(wrap_label(short_spec(agent), 30), fontsize=9)
     axes[0][0].set_ylabel("rate")
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, fontsize=7, loc="center right")
+    axes[0][-1].legend(handles, labels, fontsize=7, loc="upper left",
+                       bbox_to_anchor=(1.02, 1.0))  # beside the bars, never over them
     fig.suptitle(f"{game}: win / draw / loss")
-    fig.tight_layout(rect=(0, 0, 0.86, 1))
+    fig.tight_layout()
     _save(fig, path)
     plt.close(fig)
     return path
@@ -143,13 +171,13 @@ def _payoff_figure(path: Path, game: str, cells: list[Cell]) -> Path:
 
     groups = _by_agent(cells)
     fig, axes = plt.subplots(1, len(groups), squeeze=False,
-                             figsize=(max(4.0, 1.3 * max(len(g) for g in groups.values()))
-                                      * len(groups), 3.8))
+                             figsize=(max(4.0, 1.6 * max(len(g) for g in groups.values()))
+                                      * len(groups) + 1.5, 4.0))
     for ax, (agent, group) in zip(axes[0], groups.items()):
         ax.boxplot([c.returns_us for c in group], showmeans=True)
         ax.set_xticks(range(1, len(group) + 1), [_label(c) for c in group], fontsize=8)
         ax.axhline(0.0, color="#9e9e9e", linewidth=0.8)
-        ax.set_title(short_spec(agent), fontsize=10)
+        ax.set_title(wrap_label(short_spec(agent), 30), fontsize=9)
     axes[0][0].set_ylabel("return")
     fig.suptitle(f"{game}: payoff distribution (triangle: mean)")
     fig.tight_layout()

@@ -44,6 +44,7 @@ from ggp.arena.stats import (
     tabulate,
     utility_range,
 )
+from ggp.arena.ratings import Rating, ratings
 from ggp.arena.store import load_tournament
 from ggp.core.files import open_output, write_output
 from ggp.core.text import clean_line
@@ -62,7 +63,10 @@ def clean_strings(value: Any) -> Any:
 
 
 def write_report(out_dir: str | Path, *, plots: bool = True) -> dict[str, Path]:
-    """Write the reports of the tournament in ``out_dir``; returns the written paths."""
+    """Write the reports of the tournament in ``out_dir``; returns the written paths.
+
+    Plots are drawn when ``plots`` is set and matplotlib is installed; without it the
+    tables are written all the same (``ggp.arena.plots.plots_available`` tells which)."""
     out_dir = Path(out_dir)
     stored, records = load_tournament(out_dir)
     # agent names, forfeit details and game names may come from models and agents: one
@@ -90,6 +94,8 @@ def write_report(out_dir: str | Path, *, plots: bool = True) -> dict[str, Path]:
         "fields": [r.summary() for r in rows],
         "field_cells": [c.summary() for c in field_cells],
         "duplicates": [r.summary() for r in duplicates],
+        "ratings": {game: [r.summary() for r in game_ratings(records, game)]
+                    for game in config["games"]},
         "forfeits": {a: dict(c) for a, c in forfeit_reasons(records).items()},
         "belief_fallbacks": belief_fallbacks(records),
     }, indent=1))
@@ -97,7 +103,9 @@ def write_report(out_dir: str | Path, *, plots: bool = True) -> dict[str, Path]:
     if rows:
         paths["fields_csv"] = out_dir / "report_fields.csv"
         _write_fields_csv(paths["fields_csv"], rows)
-    if plots:
+    from ggp.arena.plots import plots_available
+
+    if plots and plots_available():
         from ggp.arena.plots import plot_fields, plot_games
 
         paths.update(plot_games(out_dir / "plots", games, shown))
@@ -167,14 +175,15 @@ def markdown(config: dict[str, Any], games: dict[str, Any], cells: list[Cell],
             lines += ["No finished matches yet.", ""]
             continue
         if game_cells and meta["outcome"] == "win_loss_draw":
-            lines += _wld_table(game_cells) + [""]
+            lines += _wld_table(game_cells) + ["", _WLD_LEGEND, ""]
         elif game_cells:
-            lines += _payoff_table(game_cells) + [""]
+            lines += _payoff_table(game_cells) + ["", _PAYOFF_LEGEND, ""]
         game_duplicates = [d for d in duplicates if d.game == game]
         if game_duplicates:
             lines += _duplicate_table(game_duplicates) + [""]
         if game_rows:
             lines += _field_tables(game, game_rows, records, games)
+        lines += _ratings_table(game_ratings(records, game))
     reasons = forfeit_reasons(records)
     if reasons:
         lines += ["## Forfeits by reason", "", "| agent | forfeits |", "|---|---|"]
@@ -196,9 +205,41 @@ def markdown(config: dict[str, Any], games: dict[str, Any], cells: list[Cell],
     return "\n".join(lines)
 
 
+def game_ratings(records: list[dict[str, Any]], game: str) -> list[Rating]:
+    """Bradley–Terry ratings of the agents of ``game`` when at least three met (a round
+    robin, a field, or several agents against opponents): two agents say no more than
+    their table does."""
+    found = ratings([r for r in records if r.get("game") == game])
+    return found if len(found) >= 3 else []
+
+
+def _ratings_table(found: list[Rating]) -> list[str]:
+    if not found:
+        return []
+    lines = ["### Ratings", "", "| agent | rating | 95% CI | matches |", "|---|---:|---:|---:|"]
+    lines += [f"| {short_spec(r.agent)} | {r.rating:+.0f} | {r.low:+.0f} .. {r.high:+.0f} "
+              f"| {r.matches} |" for r in found]
+    return lines + ["", (
+        "Bradley–Terry ratings on the Elo scale (mean 0; 400 points more means 10:1 odds of "
+        "the higher return), from every pair of seats of every match, all seats and fields "
+        "together: the higher return wins, equal returns draw. Intervals: 200 bootstrap "
+        "resamples of the matches."), ""]
+
+
+_WLD_LEGEND = (
+    "Each row: the agent in the seat shown against the opponent, over n matches. Win, loss "
+    "and draw are rates (of n); in parentheses, how many of the wins (losses) came from the "
+    "opponent's (the agent's) forfeit, out of all wins (losses), and the number of draws.")
+_PAYOFF_LEGEND = (
+    "Each row: the agent in the seat shown against the opponent, over n matches. Us and "
+    "them are the mean returns of the agent and of its opponent, with 95% confidence "
+    "intervals: with few matches they are wide, and a difference inside them may be luck.")
+
+
 def _wld_table(cells: list[Cell]) -> list[str]:
     lines = [
-        "| agent | seat | opponent | n | Win (forfeit/n) | Loss (forfeit/n) | Draw (n) "
+        "| agent | seat | opponent | n | Win rate (by forfeit/wins) "
+        "| Loss rate (by forfeit/losses) | Draw rate (draws) "
         "| forfeits us / them | ms/move | sims/move |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]

@@ -8,7 +8,7 @@ in the other seats. Records are grouped by (game, agent, opponent, seat) into a
   for the highest, loses otherwise (forfeits are scored by
   :func:`ggp.arena.match.forfeit_returns`, so a forfeit is a loss for the forfeiting
   agent); ``wins_by_forfeit`` counts wins where the opponent forfeited and
-  ``losses_by_forfeit`` losses where this agent forfeited (the small "(forfeit/n)"
+  ``losses_by_forfeit`` losses where this agent forfeited (the small "(by forfeit/wins)"
   numbers of Tables 7, 9, 11, 13);
 * mean returns of the agent ("us") and of the opponents ("them", averaged over the other
   seats), each with a 95% confidence interval (normal approximation:

@@ -8,7 +8,6 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import typer
-from rich.markdown import Markdown
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -18,7 +17,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from ggp.cli.output import console
+from ggp.cli.output import console, report_markdown
 
 
 def split_specs(values: list[str]) -> list[str]:
@@ -142,8 +141,17 @@ def arena(
     console.print(f"played {run.played} matches in {run.seconds:.1f} s ({rate:.0f}/min); "
                   f"{run.already_done} were already done")
     paths = write_report(out_dir, plots=plots)
-    console.print(Markdown(paths["markdown"].read_text(encoding="utf-8")))
+    console.print(report_markdown(paths["markdown"].read_text(encoding="utf-8")))
+    _say_written(paths, plots)
+
+
+def _say_written(paths: dict, plots: bool) -> None:
+    """The files written, and one line on how to get plots when matplotlib is missing."""
+    from ggp.arena.plots import PLOTS_HINT, plots_available
+
     console.print("wrote " + ", ".join(str(p) for p in paths.values()))
+    if plots and not plots_available():
+        console.print(PLOTS_HINT, highlight=False, markup=False)
 
 
 def report(
@@ -156,8 +164,8 @@ def report(
 
     paths = write_report(results, plots=plots)
     if show:
-        console.print(Markdown(paths["markdown"].read_text(encoding="utf-8")))
-    console.print("wrote " + ", ".join(str(p) for p in paths.values()))
+        console.print(report_markdown(paths["markdown"].read_text(encoding="utf-8")))
+    _say_written(paths, plots)
 
 
 def default_out_dir(config: dict) -> str:

@@ -14,6 +14,7 @@ from ggp.core.errors import GGPError, ModelLoadError
 from ggp.core.files import open_output
 from ggp.core.registry import registered_games
 from ggp.load import load_model
+from ggp.render import outcome_text, render, to_text
 
 
 class UntrustedCodeError(GGPError):
@@ -33,12 +34,20 @@ def refuse_untrusted(specs: list[str], trusted: bool, command: str) -> None:
     """Refuse ``.py`` game specs, which ``command`` would run in this process, unless the
     user said ``--trusted``; then warn loudly that they run unsandboxed."""
     files = [spec for spec in specs if spec.endswith(".py")]
+    for spec in files:
+        if not Path(spec).is_file():
+            raise ModelLoadError(f"No such file: {spec}.")
     if files and not trusted:
+        # the option that seats an agent, where the command has one
+        example = {"play": "ggp play GAME --players cwm_mcts:run={},random",
+                   "arena": "ggp arena -g GAME -a cwm_mcts:run={}"}.get(command)
+        agent = (f" or, when it models a registered game GAME, a CWM agent "
+                 f"('{example.format(files[0])}')" if example else "")
         raise UntrustedCodeError(
             f"{files[0]} is Python code, and 'ggp {command}' runs a game in this process, "
             "outside the sandbox. Pass --trusted if you wrote or read it; to try code you "
-            f"did not write, use 'ggp check {files[0]}' or a CWM agent "
-            f"('-a cwm_mcts:run={files[0]}'), which run it in the sandbox.")
+            f"did not write, use 'ggp check {files[0]}'{agent}, which run it in the "
+            "sandbox.")
     for spec in files:
         err_console.print(f"[bold red]WARNING:[/] running {spec} in this process, outside "
                           "the sandbox (--trusted).", highlight=False)
@@ -106,11 +115,13 @@ def check(
             json.dump({"model": report.model, "games": report.games, "steps": report.steps,
                        "violations": [v.to_dict() for v in report.violations.values()]},
                       fh, indent=1)
+    # a file's path says which model was checked (every synthesized model is named "cwm")
+    label = escape(model if Path(model).suffix in (".py", ".kif", ".gdl") else report.model)
     if report.ok:
-        console.print(f"[green]OK[/] {report.model}: {report.games} random games, "
+        console.print(f"[green]OK[/] {label}: {report.games} random games, "
                       f"{report.steps} steps, no protocol violations.")
         return
-    console.print(f"[red]FAILED[/] {report.model}: {len(report.violations)} kind(s) of "
+    console.print(f"[red]FAILED[/] {label}: {len(report.violations)} kind(s) of "
                   f"protocol violation in {report.games} random games:")
     for violation in report.violations.values():
         console.print(str(violation), highlight=False, markup=False)
@@ -146,23 +157,43 @@ def play(
             f"{world.name} has {world.num_players} players; --players names {len(specs)}."
         )
     agents = [make_agent(spec, world) for spec in specs]
+    humans = [seat for seat, spec in enumerate(specs) if spec.split(":")[0].strip() == "human"]
+    # a person at the terminal must see only their own observations: in a game with hidden
+    # information the moves (chance deals, others' private moves) are not printed
+    show_moves = show and (not humans or world.metadata.perfect_information)
+    last: list[dict] = []
 
     def show_step(step: dict) -> None:
-        if show:
+        last[:] = [step]
+        if show_moves:
             who = world.player_name(step["player"])
             # an action is the game's (or a model's) text: never read as markup
             console.print(f"  {escape(str(who)):>10}: {escape(str(step['action']))}",
                           highlight=False)
 
     console.print(f"[bold]{world.name}[/]: " + " vs ".join(specs))
+    if humans and not world.metadata.perfect_information:
+        console.print("You see only what your seat observes (this game hides information).")
     result = play_match(world, agents, seed=seed, on_step=show_step,
                         legal_actions=legal_actions)
     for agent in agents:
         agent.close()
     if result.forfeit:
         f = result.forfeit
+        # the detail may be a whole traceback from a sandbox: its last line names the cause
+        cause = ([line for line in str(f.detail).splitlines() if line.strip()] or [""])[-1]
         console.print(f"[yellow]Player {f.player} ({escape(specs[f.player])}) forfeits:[/] "
-                      f"{escape(str(f.reason))} — {escape(clean_text(f.detail))}")
+                      f"{escape(str(f.reason))} — {escape(clean_text(cause))}",
+                      highlight=False)
+    if humans and last:
+        final = world.apply(last[0]["state"], last[0]["action"])
+        for seat in humans:
+            # the final observation holds what the end revealed (a showdown's cards)
+            view = to_text(render(world.observation(final, seat), world.name))
+            console.print(f"\n[bold]Final position[/] (as player {seat} sees it):",
+                          highlight=False)
+            console.print(escape(view), highlight=False)
+            console.print(f"[bold]{outcome_text(result.returns, seat)}[/]", highlight=False)
     summary = ", ".join(f"{specs[p]} (player {p}): {r:+g}" for p, r in enumerate(result.returns))
     console.print(f"[bold]Returns:[/] {summary}")
     if output:

@@ -25,8 +25,9 @@ console = make_console(width=None)
 app = typer.Typer(help="Play with synthesized code world models (docs/cwm.md).",
                   no_args_is_help=True)
 
-_BACKEND = typer.Option(None, help="LLM backend: openai | anthropic | google | exchange "
-                        "(env GGP_LLM_BACKEND); without one, recorded answers are replayed.")
+_BACKEND = typer.Option(None, help="LLM backend: openai | anthropic | google | ollama | vllm "
+                        "| lmstudio | exchange (env GGP_LLM_BACKEND); without one, recorded "
+                        "answers are replayed.")
 _MODEL = typer.Option(None, help="Model name (env GGP_LLM_MODEL).")
 _BASE_URL = typer.Option(None, help="Endpoint of an OpenAI-compatible server.")
 _CONFIG = typer.Option(None, help="TOML file with an \\[llm] table.")
@@ -95,6 +96,12 @@ def experiment(
                                 trusted=trusted)
     refuse_untrusted([game], trusted, "cwm experiment")  # the same rule as play/arena
     llm = _llm(out, backend, model, base_url, config, exchange_dir)
+    if llm is None and replay is None and not out.exists():
+        # nothing to replay and no model: say how to set one up before writing anything
+        from ggp.llm.base import LLMConfigError
+        from ggp.llm.config import SETUP_HELP
+
+        raise LLMConfigError(SETUP_HELP)
     summary = run_experiment(out, settings, llm, log=lambda m: console.print(f"[dim]{m}[/]"))
     console.print((out / "summary.md").read_text())
     if summary["scripted"]:

@@ -21,7 +21,9 @@ CHECK_PROMPT = "This is a connectivity check. Reply with the single word: ready"
 @llm_app.command()
 def check(
     backend: str = typer.Option(
-        None, help="openai | anthropic | google | exchange (env GGP_LLM_BACKEND)."
+        None, help="openai | anthropic | google | ollama | vllm | lmstudio | exchange "
+        "(env GGP_LLM_BACKEND); ollama, vllm and lmstudio are local OpenAI-compatible "
+        "servers at their usual address."
     ),
     model: str = typer.Option(None, help="Model name (env GGP_LLM_MODEL)."),
     base_url: str = typer.Option(
@@ -32,6 +34,9 @@ def check(
     ),
     config: str = typer.Option(
         None, help="TOML config file with an 'llm' table (env GGP_LLM_CONFIG)."
+    ),
+    exchange_dir: str = typer.Option(
+        None, help="Folder of the exchange backend (env GGP_LLM_EXCHANGE_DIR)."
     ),
     timeout: float = typer.Option(None, help="Seconds to wait for the answer."),
     retries: int = typer.Option(1, help="Retries on transient errors (rate limits, timeouts)."),
@@ -48,11 +53,13 @@ def check(
         model=model,
         base_url=base_url,
         api_key_env=api_key_env,
+        exchange_dir=exchange_dir,
         timeout_s=timeout,
         max_retries=retries,
         cache_mode="off",
     )
-    report = {"backend": settings.backend, "model": settings.model, "base_url": settings.base_url}
+    report = {"backend": settings.backend, "preset": settings.preset, "model": settings.model,
+              "base_url": settings.base_url}
     try:
         with make_client(settings) as client:
             answer = client.complete(CHECK_PROMPT)
@@ -77,7 +84,10 @@ def _show(report: dict, json_out: bool) -> None:
         console.print_json(json.dumps(report))
         return
     where = report["base_url"] or "default endpoint"
-    head = escape(f"{report['backend']} backend, model {report['model']!r} at {where}")
+    backend = (f"{report['preset']} (OpenAI-compatible)" if report.get("preset")
+               else report["backend"])
+    model = f"model {report['model']!r}" if report["model"] else "no model chosen"
+    head = escape(f"{backend} backend, {model} at {where}")
     if not report["ok"]:
         problem = escape(f"{report['error']}: {report['message']}")
         console.print(f"[bold red]FAILED[/] {head}\n{problem}", highlight=False)

@@ -59,3 +59,24 @@ err_console = make_console(stderr=True)
 
 __all__ = ["CleanOutput", "clean_line", "clean_text", "console", "err_console",
            "make_console"]
+
+
+def report_markdown(text: str) -> RenderableType:
+    """``text`` (a Markdown report) for the terminal, with table cells that fold onto more
+    lines instead of ending in an ellipsis: an agent spec has no spaces to wrap at, and a
+    cut one (``cwm_mcts:run=runs/quickstar…``) no longer says which agent it was."""
+    from rich.markdown import Markdown, TableElement
+    from rich.table import Table
+
+    class _FoldingTable(TableElement):
+        def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+            for part in super().__rich_console__(console, options):
+                if isinstance(part, Table):
+                    for column in part.columns:
+                        column.overflow = "fold"
+                yield part
+
+    class _ReportMarkdown(Markdown):
+        elements = {**Markdown.elements, "table_open": _FoldingTable}
+
+    return _ReportMarkdown(text)

@@ -83,7 +83,11 @@ def evaluate(
         typer.echo(json.dumps(row))
         write_rows(out, rows)
     title = os.path.basename(run.rstrip("/"))
-    if len(chosen) > 1:
+    from ggp.arena.plots import PLOTS_HINT, plots_available
+
+    if not plots_available():
+        typer.echo(f"wrote {out}; {PLOTS_HINT}")
+    elif len(chosen) > 1:
         plot_variants(rows, out.replace(".csv", ".png"), title)
     else:
         plot_exploitability(rows, out.replace(".csv", ".png"), title)

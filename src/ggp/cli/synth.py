@@ -63,9 +63,12 @@ def synth(
         "(default: random and a 100-simulation (IS)MCTS when available)."),
     test_seconds: float = typer.Option(5.0, help="Time limit of one unit test."),
     backend: Optional[str] = typer.Option(
-        None, help="LLM backend: openai | anthropic | google | exchange (env GGP_LLM_BACKEND)."),
+        None, help="LLM backend: openai | anthropic | google | ollama | vllm | lmstudio | "
+        "exchange (env GGP_LLM_BACKEND)."),
     model: Optional[str] = typer.Option(None, help="Model name (env GGP_LLM_MODEL)."),
     base_url: Optional[str] = typer.Option(None, help="Endpoint of an OpenAI-compatible server."),
+    api_key_env: Optional[str] = typer.Option(
+        None, help="Name of the environment variable holding the API key."),
     config: Optional[Path] = typer.Option(None, help="TOML file with an \\[llm] table."),
     exchange_dir: Optional[Path] = typer.Option(
         None, help="Folder for the file-exchange backend (prompts out, answers in)."),
@@ -101,7 +104,8 @@ def synth(
         raise typer.BadParameter(f"--inference-kind must be 'history' or 'state', not "
                                  f"{inference_kind!r}.")
     llm_options = dict(backend=backend, model=model, base_url=base_url, config=config,
-                       exchange_dir=exchange_dir, cache_mode=cache_mode)
+                       api_key_env=api_key_env, exchange_dir=exchange_dir,
+                       cache_mode=cache_mode)
     task, settings_from_run = None, None
     test_list = [p for p in test_players.split(",") if p.strip()] if test_players else None
     if resume is not None:
@@ -230,13 +234,14 @@ def _slug(text: str) -> str:
 
 def _open_llm(run_dir: Path, **options: Any) -> tuple[Any, dict]:
     """A client of the LLM layer (:mod:`ggp.llm`) built from flags, environment, config."""
-    from ggp.llm import load_config, make_client
+    from ggp.llm import load_config, make_backend, make_client
 
     config_file = options.pop("config")
     overrides = {k: (str(v) if isinstance(v, Path) else v) for k, v in options.items()}
     config = load_config(config_file, **overrides)
+    backend = make_backend(config)  # a set-up mistake fails here, before any run folder
     Path(run_dir).mkdir(parents=True, exist_ok=True)
-    client = make_client(config, run_dir=run_dir)
+    client = make_client(config, run_dir=run_dir, backend=backend)
     info = {"name": config.backend, "model": config.model or config.backend,
             "base_url": config.base_url}
     return client, info

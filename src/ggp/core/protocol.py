@@ -1,4 +1,4 @@
-"""The world-model protocol (DESIGN.md §2).
+"""The world-model protocol (docs/protocol.md).
 
 A world model is any namespace (a module, an object, a dict turned into a namespace) that
 provides the plain functions below over JSON-serializable values. Reference games, GDL

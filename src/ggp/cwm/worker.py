@@ -29,7 +29,7 @@ from ggp.belief.generic import sample_generic
 from ggp.belief.replay import model_resampler
 from ggp.belief.sampler import Belief, BeliefSampler, make_sampler
 from ggp.core.errors import BeliefError, GGPError
-from ggp.core.model import WorldModel
+from ggp.core.model import WorldModel, random_walk
 from ggp.core.protocol import ObsActionHistory, State
 from ggp.cwm.purity import ImpureModel, audit_playout, probe, snapshot
 from ggp.sandbox.hosted import load_guarded
@@ -236,6 +236,8 @@ class AgentHandler:
         history = [(obs, action) for obs, action in history]
         seat = self.info.seat
         self.stats["moves"] += 1
+        if self.stats["moves"] == 1:
+            self._check_fits(history[0][0])
         try:
             action = self._search(history, seat)
             self.stats["searched"] += 1
@@ -245,6 +247,35 @@ class AgentHandler:
         self.stats["fallbacks"] += 1
         self.fallbacks.append({"move": self.stats["moves"], "reason": reason})
         return {"action": self._random_action(history, seat), "fallback": reason}
+
+    def _check_fits(self, seen: Any) -> None:
+        """Stop at the first move, naming the cause, when the model is of another game:
+        another number of players, or an observation of the true game with keys that the
+        model's observations (over a few random games of its own) never hold. Without
+        this a model of another game fails deep in belief sampling. A model that cannot be
+        walked is left to the search, which reports its own failure."""
+        model = self.guarded.model
+        if model.num_players != self.info.num_players:
+            raise GGPError(f"the model is not of this game (player mismatch): it has "
+                           f"{model.num_players} players, {self.info.game} has "
+                           f"{self.info.num_players}")
+        if not isinstance(seen, dict):
+            return
+        keys: set[str] = set()
+        rng = random.Random(0)  # its own generator: the check must not change the play
+        try:
+            for _ in range(5):
+                for state, _player, _legal in random_walk(model, rng, 500):
+                    obs = model.observation(state, self.info.seat)
+                    if isinstance(obs, dict):
+                        keys |= set(obs)
+        except Exception:  # noqa: BLE001 - the search meets and reports this failure
+            return
+        missing = sorted(set(seen) - keys)
+        if keys and missing:
+            raise GGPError(f"the model is not of this game (observation mismatch): "
+                           f"{self.info.game}'s observations hold {missing}, which the "
+                           f"model's never do (the model's keys: {sorted(keys)})")
 
     def _search(self, history: ObsActionHistory, seat: int) -> str:
         if self.copies:

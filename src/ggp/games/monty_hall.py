@@ -1,4 +1,5 @@
-"""Monty Hall: one contestant against a randomly acting host (seed 001; research §1.6)."""
+"""Monty Hall: one contestant against a randomly acting host (seed 001;
+shared/research/cards_ismcts.md §1.6; docs/references.md names both)."""
 
 from __future__ import annotations
 

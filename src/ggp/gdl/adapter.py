@@ -1,4 +1,4 @@
-"""Any GDL / GDL-II game as a world model (DESIGN.md §2).
+"""Any GDL / GDL-II game as a world model (docs/protocol.md).
 
 Mapping (documented in docs/gdl.md):
 
@@ -306,8 +306,11 @@ class GDLGame:
             if self._decider(state) != "":
                 return state
             state = self._joint_step(state)
-        raise ModelError(f"more than {_MAX_FORCED_STEPS} steps without any choice",
-                         function="apply_action", state=state)
+        empty = "; the state holds no facts: does the game define 'init'?" \
+            if not state.get("true") else ""
+        raise ModelError(f"more than {_MAX_FORCED_STEPS} steps in a row where no role had a "
+                         f"choice and no terminal state came (check the 'terminal' and "
+                         f"'legal' rules){empty}", function="apply_action", state=state)
 
     def _probe_simultaneous(self, seconds: float = 0.3, playouts: int = 5) -> bool:
         """Whether short random playouts meet a step where two roles have a choice

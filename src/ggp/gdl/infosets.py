@@ -1,6 +1,6 @@
 """Information sets and state sampling for GDL / GDL-II players (seed 003, §17.6-17.7).
 
-A player's view is its ``obs_action_history`` (DESIGN.md §2): its observation at each of
+A player's view is its ``obs_action_history`` (docs/protocol.md): its observation at each of
 its decision points and the move it made there, the last one deciding now. The states it
 cannot tell apart are those reached from the initial state by some choices of the other
 roles and of chance that produce exactly the same observations at the same points.

@@ -16,6 +16,7 @@ by no rule or fact (never true: a goal that needs it is silently never reached).
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import Literal
 
@@ -253,12 +254,19 @@ def _check_required(rules: list[Rule], gdl_ii: bool) -> list[Issue]:
     end = rules[-1].loc if rules else Loc(1, 1)
     if not roles:
         issues.append(_err("no roles: the game needs at least one (role ...) fact", end))
-    for key, what in (("legal/2", "legal"), ("goal/2", "goal"), ("terminal/0", "terminal")):
-        if key not in heads:
-            issues.append(_err(f"no '{what}' rules or facts: every game must define {what}", end))
-    for key, what in (("init/1", "init"), ("next/1", "next")):
-        if key not in heads:
+    for key, what in (("legal/2", "legal"), ("goal/2", "goal"), ("terminal/0", "terminal"),
+                      ("init/1", "init"), ("next/1", "next")):
+        if key in heads:
+            continue
+        typo = _misspelled(rules, key)
+        if typo is not None:
+            issues.append(_err(f"no '{what}' rules or facts, but '{name_of(typo.head)}' is "
+                               f"defined here and used nowhere: a typo for '{what}'?",
+                               typo.loc))
+        elif what in ("init", "next"):
             issues.append(_warn(f"no '{what}' rules or facts", end))
+        else:
+            issues.append(_err(f"no '{what}' rules or facts: every game must define {what}", end))
     if len(set(roles)) != len(roles):
         issues.append(_err("a role is declared twice", end))
     if gdl_ii:
@@ -274,6 +282,21 @@ def _check_required(rules: list[Rule], gdl_ii: bool) -> list[Issue]:
                     and rule.head[1] == "random":
                 issues.append(_warn("goals of 'random' are ignored in GDL-II", rule.loc))
     return issues
+
+
+def _misspelled(rules: list[Rule], keyword: str) -> Rule | None:
+    """The first rule whose head relation, of the keyword's arity, is never used in a body
+    and is spelled nearly like ``keyword`` (``int`` for ``init``): a likely typo."""
+    name, arity = keyword.split("/")
+    used = {key_of(atom) for r in rules for lit in r.body for atom in _literal_atoms(lit)
+            if not isinstance(atom, Var) and isinstance(atom, (str, tuple))}
+    for rule in rules:
+        key = key_of(rule.head)
+        head_name, head_arity = key.rsplit("/", 1)
+        if head_arity == arity and key not in used and head_name not in KEYWORD_ARITY \
+                and difflib.get_close_matches(head_name, [name], n=1, cutoff=0.6):
+            return rule
+    return None
 
 
 # ------------------------------------------------------------------ undefined relations

@@ -6,6 +6,10 @@ the file given explicitly, else the one named by ``GGP_LLM_CONFIG``. Every field
 below can be set by the environment variable ``GGP_LLM_<F>`` (upper case), e.g.
 ``GGP_LLM_MODEL``, ``GGP_LLM_BASE_URL``, ``GGP_LLM_CACHE_MODE``.
 
+``backend`` may also name a preset of the OpenAI-compatible backend for a local server:
+``ollama``, ``vllm`` or ``lmstudio`` mean ``openai`` with the server's usual address as
+the default ``base_url`` (:data:`PRESETS`) and no key needed.
+
 API keys are never part of the configuration: ``api_key_env`` names the environment
 variable that holds the key (default per backend: ``OPENAI_API_KEY``,
 ``ANTHROPIC_API_KEY``, ``GEMINI_API_KEY``/``GOOGLE_API_KEY``). A config file that
@@ -37,6 +41,21 @@ from typing import Any
 from ggp.llm.base import LLMConfigError
 
 BACKENDS = ("openai", "anthropic", "google", "exchange")
+# local OpenAI-compatible servers: preset name -> default base URL
+PRESETS = {
+    "ollama": "http://localhost:11434/v1",
+    "vllm": "http://localhost:8000/v1",
+    "lmstudio": "http://localhost:1234/v1",
+}
+BACKEND_CHOICES = BACKENDS[:3] + tuple(PRESETS) + BACKENDS[3:]
+
+SETUP_HELP = (
+    "No language model is set up. Choose one with --backend and --model (or GGP_LLM_BACKEND "
+    "and GGP_LLM_MODEL, or a --config file; docs/llm.md): openai (key in OPENAI_API_KEY), "
+    "anthropic (ANTHROPIC_API_KEY), google (GEMINI_API_KEY); ollama, vllm or lmstudio for a "
+    "local server (no key; --base-url if it is not at its usual address); or exchange with "
+    "--exchange-dir DIR to answer the prompts yourself as files. Without any model, replay "
+    "a recorded run offline: ggp synth --replay examples/recorded/leduc_poker")
 _FORBIDDEN_KEYS = ("api_key", "key", "token", "secret", "password")
 
 
@@ -44,7 +63,7 @@ _FORBIDDEN_KEYS = ("api_key", "key", "token", "secret", "password")
 class LLMConfig:
     """Everything needed to build an :class:`~ggp.llm.client.LLMClient`."""
 
-    backend: str = "openai"
+    backend: str = "openai"  # or a preset name (PRESETS), stored as "openai" + preset
     model: str | None = None
     base_url: str | None = None
     api_key_env: str | None = None
@@ -69,10 +88,19 @@ class LLMConfig:
     # file-exchange backend
     exchange_dir: str | None = None
     exchange_timeout_s: float | None = None
+    # the preset the backend was named by (ollama, vllm, lmstudio), if any
+    preset: str | None = None
 
     def __post_init__(self) -> None:
+        name = self.backend.lower().replace("-", "").replace("_", "")
+        if name in PRESETS:
+            object.__setattr__(self, "preset", name)
+            object.__setattr__(self, "backend", "openai")
+            if not self.base_url:
+                object.__setattr__(self, "base_url", PRESETS[name])
         if self.backend not in BACKENDS:
-            raise LLMConfigError(f"Unknown LLM backend {self.backend!r}; choose one of {BACKENDS}.")
+            raise LLMConfigError(f"Unknown LLM backend {self.backend!r}; choose one of "
+                                 f"{', '.join(BACKEND_CHOICES)}.")
         if self.cache_mode not in ("off", "read-write", "replay"):
             raise LLMConfigError(
                 f"Unknown cache mode {self.cache_mode!r}; choose 'off', 'read-write' or 'replay'."

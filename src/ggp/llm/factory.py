@@ -8,7 +8,7 @@ from ggp.llm.accounting import CALL_LOG_NAME, Accounting, Budget, Price
 from ggp.llm.base import Backend, LLMConfigError, SamplingParams
 from ggp.llm.cache import ResponseCache
 from ggp.llm.client import LLMClient, RetryPolicy
-from ggp.llm.config import LLMConfig
+from ggp.llm.config import SETUP_HELP, LLMConfig
 
 CACHE_NAME = "llm_cache.sqlite"
 
@@ -19,16 +19,15 @@ def make_backend(config: LLMConfig) -> Backend:
         from ggp.llm.exchange import ExchangeBackend
 
         if not config.exchange_dir:
-            raise LLMConfigError("The exchange backend needs a folder: set exchange_dir.")
+            raise LLMConfigError("The exchange backend needs a folder (exchange_dir): pass "
+                                 "--exchange-dir DIR or set GGP_LLM_EXCHANGE_DIR.")
         return ExchangeBackend(
             config.exchange_dir,
             model=config.model or "exchange",
             timeout_s=config.exchange_timeout_s,
         )
     if not config.model:
-        raise LLMConfigError(
-            f"No model name for the {config.backend} backend: pass --model or set GGP_LLM_MODEL."
-        )
+        raise LLMConfigError(SETUP_HELP)
     options = dict(
         base_url=config.base_url, api_key_env=config.api_key_env, timeout_s=config.timeout_s
     )

@@ -7,7 +7,9 @@ dict ``{"parts": [...]}`` whose parts are
   (tic-tac-toe, connect four, generalized tic-tac-toe and chess, blind tic-tac-toe, GDL
   games whose facts place pieces on ``(f X Y piece)`` cells);
 * ``{"kind": "cards", "label", "cards": [str]}`` — a row of cards (hands, table, tricks);
-* ``{"kind": "fields", "items": [[label, text]]}`` — everything else, one compact line each.
+* ``{"kind": "fields", "items": [[label, text]]}`` — everything else, one compact line each;
+  a move log (a list of ``[player, move]`` pairs, or a list of such lists, one per betting
+  round) reads ``player 0: Bet, player 1: Pass`` (rounds: ``round 1: ...; round 2: ...``).
 
 :func:`to_text` writes a view as plain text for the terminal ``human`` agent; the web page
 draws the same view as HTML (``ggp/web/static/app.js``). A view shows only what it is given:
@@ -20,7 +22,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["render", "to_text"]
+__all__ = ["outcome_text", "render", "to_text"]
 
 View = dict[str, Any]
 
@@ -57,7 +59,7 @@ def render(obs: Any, game: str = "") -> View:
     if "my_ships" in rest and "shots" in rest:
         parts.extend(_battleship(rest))
     parts.extend(_cards(rest))
-    items = [[key, _compact(value)] for key, value in rest.items()]
+    items = [[key, _move_log(value) or _compact(value)] for key, value in rest.items()]
     if items:
         parts.append({"kind": "fields", "items": items})
     return {"parts": parts}
@@ -84,11 +86,38 @@ def to_text(view: View) -> str:
     return "\n".join(lines)
 
 
+def outcome_text(returns: list[float], seat: int) -> str:
+    """One line for ``seat`` at the end: won, lost or drew, and its return."""
+    mine = returns[seat]
+    best_other = max((r for s, r in enumerate(returns) if s != seat), default=mine)
+    word = ("You won" if mine > best_other else "You lost" if mine < best_other
+            else "Draw")
+    return f"{word} (your return: {mine:+g})."
+
+
 # --------------------------------------------------------------------- parts
 def _compact(value: Any) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, separators=(", ", ": "))
+
+
+def _is_move(value: Any) -> bool:
+    return (isinstance(value, list) and len(value) == 2 and isinstance(value[0], int)
+            and not isinstance(value[0], bool) and isinstance(value[1], str))
+
+
+def _move_log(value: Any) -> str | None:
+    """A readable move log, or None when ``value`` is not one (see the module docstring)."""
+    if not isinstance(value, list) or not value:
+        return None
+    if all(_is_move(m) for m in value):
+        return ", ".join(f"player {p}: {move}" for p, move in value)
+    if all(isinstance(r, list) and all(_is_move(m) for m in r) for r in value) \
+            and any(value):
+        return "; ".join(f"round {i}: " + ", ".join(f"player {p}: {m}" for p, m in r)
+                         for i, r in enumerate(value, 1) if r)
+    return None
 
 
 def _is_board(value: Any) -> bool:

@@ -23,8 +23,8 @@ Two ways of keying nodes:
   selects in its own tree.
 
 Both determinize from the *searching* player's belief only, so opponents are modelled as
-knowing what the searcher knows about the world (research §2.4: they tell in Exploding
-Bomb "tell").
+knowing what the searcher knows about the world (they tell in Exploding Bomb "tell";
+shared/research/cards_ismcts.md §2.4, see docs/references.md).
 """
 
 from __future__ import annotations

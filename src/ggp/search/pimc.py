@@ -6,7 +6,8 @@ it were a perfect-information game with :class:`~ggp.search.mcts.MCTS`, and play
 with the most root visits summed over all searches (each search gets an equal share of
 the simulation budget). Inside each search every player sees the whole determinized
 state, so PIMC never values gathering information and never fears giving it away
-(strategy fusion and opponent clairvoyance; research §2.4).
+(strategy fusion and opponent clairvoyance; shared/research/cards_ismcts.md §2.4, see
+docs/references.md).
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from typing import Any
 
 from ggp.core.errors import GGPError
 from ggp.llm import LLM
+from ggp.llm.config import SETUP_HELP
 
 
 class ReplayMissError(GGPError):
@@ -104,11 +105,13 @@ class RecordingLLM:
                             entry.get("model", ""))
             seconds = 0.0
         else:
+            if self.model is None and not self._recorded:  # nothing to replay: set one up
+                raise ReplayMissError(SETUP_HELP)
             if self.model is None:
                 raise ReplayMissError(
                     "This run is replaying its log without a language model, and the log "
                     f"holds no answer for request {index} ({purpose or 'synthesis'}). Give "
-                    "a model backend to continue the run.")
+                    "a model (--backend and --model) to continue the run.")
             started = time.monotonic()
             completion = self.model.complete(messages, **self.params)
             seconds = time.monotonic() - started

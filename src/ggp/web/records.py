@@ -85,8 +85,12 @@ def open_record(path: str | Path, rules_dirs: list[Path] | None = None) -> Recor
             return _results(path, rules)
         if (path / "trajectories.jsonl").is_file():
             return _open_file(path / "trajectories.jsonl", rules)
+        inside = sorted(d.name for d in path.iterdir() if d.is_dir() and not d.is_symlink()
+                        and any((d / f).is_file() for f in ("results.jsonl",
+                                                            "trajectories.jsonl")))
+        hint = f" Open one of its folders: {', '.join(inside[:8])}." if inside else ""
         raise RecordError(f"{path} holds no results.jsonl (an arena or 'ggp manage' "
-                          "directory) and no trajectories.jsonl (a synthesis run).")
+                          "directory) and no trajectories.jsonl (a synthesis run)." + hint)
     return _open_file(path, rules)
 
 
@@ -230,6 +234,9 @@ def _arena_match(title: str, full: dict[str, Any]) -> dict[str, Any]:
                  else "chance")
         steps.append({"actor": actor, "action": step.get("action"),
                       "state": step.get("state"), "views": list(latest)})
+    end = _final_step(full.get("game", ""), steps, len(histories))
+    if end is not None:
+        steps.append(end)
     notes = []
     if full.get("forfeit"):
         f = full["forfeit"]
@@ -237,6 +244,24 @@ def _arena_match(title: str, full: dict[str, Any]) -> dict[str, Any]:
     return {"title": title, "game": full.get("game", ""), "players": agents,
             "returns": full.get("returns"), "forfeit": full.get("forfeit"), "notes": notes,
             "steps": steps}
+
+
+def _final_step(game: str, steps: list[dict[str, Any]], players: int) -> dict[str, Any] | None:
+    """The end of a match: the recorded steps hold each state *before* its move, so the
+    final state is the last move applied by the game's rules. Only registered games are
+    replayed here (their code is ggp's own); for any other game, or when the last state
+    was not recorded, there is no final step."""
+    from ggp.core.registry import make_game, registered_games
+
+    if not steps or steps[-1].get("state") is None or game not in registered_games():
+        return None
+    try:
+        model = make_game(game)
+        final = model.apply(steps[-1]["state"], steps[-1]["action"])
+        views = [model.observation(final, p) for p in range(players)]
+    except Exception:  # noqa: BLE001 - an odd record: the viewer shows what it has
+        return None
+    return {"actor": "end", "action": None, "state": final, "views": views}
 
 
 def _manage_label(record: dict[str, Any]) -> str:

@@ -22,7 +22,7 @@ from ggp.agents.human import HumanAgent
 from ggp.arena.match import play_match, seed_global_generators
 from ggp.core.errors import GGPError
 from ggp.core.protocol import Action, ObsActionHistory
-from ggp.render import render
+from ggp.render import outcome_text, render
 from ggp.web.games import OpenGame, make_seat_agent
 
 _QUIT = object()
@@ -112,6 +112,7 @@ class PlaySession:
         self.agents = agents
         # asked once, before the match thread shares a hosted model's worker pipe
         self.names = [self._ask_name(s) for s in range(n)]
+        self.rules = self._ask_rules()
         self._history: ObsActionHistory = []
         self._legal: list[str] = []
         self._thinker: tuple[int | None, float] = (None, 0.0)
@@ -208,6 +209,9 @@ class PlaySession:
                             for s, label in enumerate(labels)],
                 "status": status, "returns": self._returns, "forfeit": self._forfeit,
                 "error": self._error, "legal": self._legal if status == "your_turn" else [],
+                "rules": self.rules,
+                "outcome": (outcome_text(self._returns, self.seat)
+                            if status == "over" and self._returns else ""),
             }
         current = final_obs if status == "over" else (history[-1][0] if history else None)
         out["observation"] = current
@@ -222,6 +226,13 @@ class PlaySession:
                                "seconds": round(time.monotonic() - since, 1),
                                "limit": limit if isinstance(limit, (int, float)) else None}
         return out
+
+    def _ask_rules(self) -> str:
+        """The game's rules text for the page's rules panel ("" when it has none)."""
+        try:
+            return str(getattr(self.game.model, "rules", "") or "")
+        except Exception:  # noqa: BLE001 - a hosted model may fail; no panel then
+            return ""
 
     def _ask_name(self, seat: int) -> str:
         try:

@@ -172,6 +172,8 @@ function initPlay() {
     match = m;
     document.body.dataset.status = m.status;
     $("title").textContent = `${m.game} — you are seat ${m.seat} (${m.seat_name})`;
+    $("rules").hidden = !m.rules;
+    $("rules-text").textContent = m.rules || "";
     const status = {starting: "Starting the agents…", your_turn: "Your move.", waiting: "Waiting…",
                     thinking: "The opponent is thinking…", over: "The match is over.",
                     error: "The match stopped with an error: " + m.error}[m.status];
@@ -211,6 +213,7 @@ function initPlay() {
     const result = $("result");
     result.replaceChildren();
     if (m.status === "over") {
+      if (m.outcome) result.append(el("p", {id: "outcome", class: "outcome", text: m.outcome}));
       const table = el("table", {class: "returns"});
       m.players.forEach((p) => table.append(el("tr", {class: p.seat === m.seat ? "you" : ""},
         el("td", {text: `seat ${p.seat} (${p.agent})`}), el("td", {text: (m.returns[p.seat] >= 0 ? "+" : "") + m.returns[p.seat]}))));
