@@ -53,28 +53,52 @@ def get_player_name(player_id):
     return {-1: "chance", -4: "terminal", 0: "x", 1: "o"}.get(player_id, "")
 
 
+# Action names and their (player, column), built once: formatting the legal moves and
+# checking a move against them (f-strings, a list scan) was half of a search's time here.
+ACTION_NAMES = tuple(tuple(f"{mark}{c}" for c in range(COLS)) for mark in MARKS)
+_PARSED = {name: (p, c) for p, names in enumerate(ACTION_NAMES) for c, name in enumerate(names)}
+# For each cell, every line of K cells through it that stays on the board, given as its
+# K - 1 other cells: the win check after a drop tries these windows and stops at the first
+# foreign cell of each (measured faster than counting outwards along the four directions).
+_WINDOWS = {
+    (r, c): tuple(
+        tuple((r + (i - k) * dr, c + (i - k) * dc) for i in range(K) if i != k)
+        for dr, dc in DIRECTIONS
+        for k in range(K)
+        if all(0 <= r + (i - k) * dr < ROWS and 0 <= c + (i - k) * dc < COLS for i in range(K))
+    )
+    for r in range(ROWS)
+    for c in range(COLS)
+}
+
+
 def get_legal_actions(state):
     player = state["current_player"]
     if player == TERMINAL:
         return []
+    names = ACTION_NAMES[player]
     top_row = state["board"][0]
-    return [f"{MARKS[player]}{c}" for c in range(COLS) if top_row[c] == "."]
+    return [names[c] for c in range(COLS) if top_row[c] == "."]
 
 
 def apply_action(state, action):
     player = state["current_player"]
-    if player == TERMINAL or action not in get_legal_actions(state):
+    owner, col = _PARSED.get(action, (None, 0))
+    board = state["board"]
+    if owner != player or board[0][col] != ".":
         raise ValueError(f"illegal action {action!r} for player {player}")
-    mark, col = MARKS[player], int(action[1:])
-    board = [row[:] for row in state["board"]]
-    row = max(r for r in range(ROWS) if board[r][col] == ".")
+    mark = MARKS[player]
+    row = ROWS - 1
+    while board[row][col] != ".":
+        row -= 1
+    board = [r[:] for r in board]
     board[row][col] = mark
     new = {"board": board, "current_player": 1 - player, "winner": None, "rewards": [0.0, 0.0]}
     if _makes_line(board, row, col):
         new["winner"] = player
         new["current_player"] = TERMINAL
         new["rewards"] = [1.0, -1.0] if player == 0 else [-1.0, 1.0]
-    elif all(cell != "." for cell in board[0]):
+    elif "." not in board[0]:
         new["current_player"] = TERMINAL
     return new
 
@@ -82,14 +106,11 @@ def apply_action(state, action):
 def _makes_line(board, row, col):
     """Whether the mark at (row, col) is part of K or more equal marks in a line."""
     mark = board[row][col]
-    for dr, dc in DIRECTIONS:
-        count = 1
-        for sign in (1, -1):
-            r, c = row + sign * dr, col + sign * dc
-            while 0 <= r < ROWS and 0 <= c < COLS and board[r][c] == mark:
-                count += 1
-                r, c = r + sign * dr, c + sign * dc
-        if count >= K:
+    for others in _WINDOWS[row, col]:
+        for r, c in others:
+            if board[r][c] != mark:
+                break
+        else:
             return True
     return False
 
