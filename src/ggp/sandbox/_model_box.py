@@ -21,7 +21,9 @@ as synthesis does; ``"model"``: through :func:`ggp.core.model.load_model_source`
   earlier step kept under ``keep``) or ``{"pairs": list}`` (a list of tuples).
   ``"=playouts"`` (arguments: a list of seeds and a step limit) makes one seeded random
   playout per seed on the model and returns ``[steps, returns]`` for each (the parent
-  times it and compares the answers with another model's: :mod:`ggp.synth.differential`).
+  times it and compares the answers with another model's: :mod:`ggp.synth.differential`);
+  ``"=profile"`` (same arguments) makes them under ``cProfile`` and returns the table of
+  the model's hottest functions.
   A result is ``{"ok": value, "type": name}``, ``{"error": text, "type": name}``,
   ``{"timeout": true}``, ``{"missing": true}`` or ``{"unjson": text, "type": name}``; with
   ``watch`` an ``ok`` result also carries ``"mutated": {index: value after the call}`` for
@@ -162,9 +164,9 @@ class ModelBox:
         kwargs = {k: self._argument(a) for k, a in step.get("kwargs", {}).items()}
         if name == "=":
             value = args[0]
-        elif name == "=playouts":
+        elif name in ("=playouts", "=profile"):
             try:
-                value = self._playouts(*args)
+                value = (self._playouts if name == "=playouts" else self._profile)(*args)
             except CallTimeout:
                 raise
             except BaseException as exc:  # noqa: BLE001 - model code can raise anything
@@ -240,6 +242,25 @@ class ModelBox:
                 steps += 1
             out.append([steps, returns or []])
         return out
+
+    def _profile(self, seeds: list, max_steps: int, lines: int = 25) -> str:
+        """The ``=playouts`` of ``seeds`` under ``cProfile``: the model's functions that
+        took the most time, as ``pstats`` prints them (shown to a language model asked for
+        a faster program)."""
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+        try:
+            self._playouts(seeds, max_steps)
+        finally:
+            profiler.disable()
+        text = io.StringIO()
+        stats = pstats.Stats(profiler, stream=text)
+        stats.sort_stats("tottime").print_stats(_model_file.replace(".", "\\."), lines)
+        body = text.getvalue()
+        return body[body.find("   ncalls"):] if "   ncalls" in body else body
 
     def _kept(self, step: dict[str, Any], value: Any) -> None:
         if step.get("keep"):
