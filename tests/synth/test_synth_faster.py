@@ -106,3 +106,23 @@ def test_bad_sources_are_one_line_errors(tmp_path):
     bad.write_text("raise SystemExit('no')\n")
     with pytest.raises(FasterError, match="cannot be run"):
         refine_speed(tmp_path / "r", load_source(bad), ScriptedLLM([]), SETTINGS)
+
+
+def test_the_command_line_runs_resumes_and_replays(tmp_path, original, monkeypatch, capsys):
+    from ggp.cli.main import main
+
+    fake = ScriptedLLM([answer(WRONG), answer(FAST)])
+    monkeypatch.setattr("ggp.cli.synth._open_llm",
+                        lambda run_dir, **_: (fake, {"name": "scripted", "model": "scripted"}))
+    run = tmp_path / "run"
+    small = ["--check-games", "100", "--search-games", "0", "--min-speedup", "1.1"]
+    assert main(["synth", "--faster", str(original), "--out", str(run), *small]) == 0
+    assert "Kept candidate 1" in capsys.readouterr().out
+    assert "sorted by tottime" in (run / "hotspots.txt").read_text()
+    assert "ggp-sandbox" not in (run / "hotspots.txt").read_text()  # no folders shown
+    monkeypatch.setattr("ggp.cli.synth._open_llm", None)  # nobody may be asked below
+    assert main(["synth", "--resume", str(run)]) == 0
+    assert main(["synth", "--replay", str(run), "--out", str(tmp_path / "again")]) == 0
+    assert json.loads((tmp_path / "again" / "metadata.json").read_text())["status"] == "faster"
+    assert main(["synth", "--faster", str(tmp_path / "nothing.py")]) != 0
+    assert "No such model file" in capsys.readouterr().err

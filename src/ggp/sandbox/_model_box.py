@@ -244,9 +244,10 @@ class ModelBox:
         return out
 
     def _profile(self, seeds: list, max_steps: int, lines: int = 25) -> str:
-        """The ``=playouts`` of ``seeds`` under ``cProfile``: the model's functions that
-        took the most time, as ``pstats`` prints them (shown to a language model asked for
-        a faster program)."""
+        """The ``=playouts`` of ``seeds`` under ``cProfile``: the functions that took the
+        most time of their own (the library calls a model makes included, e.g. deep
+        copies), then the model's own functions by cumulative time, as ``pstats`` prints
+        them (shown to a language model asked for a faster program)."""
         import cProfile
         import pstats
 
@@ -256,11 +257,18 @@ class ModelBox:
             self._playouts(seeds, max_steps)
         finally:
             profiler.disable()
-        text = io.StringIO()
-        stats = pstats.Stats(profiler, stream=text)
-        stats.sort_stats("tottime").print_stats(_model_file.replace(".", "\\."), lines)
-        body = text.getvalue()
-        return body[body.find("   ncalls"):] if "   ncalls" in body else body
+        tables = []
+        for order, pattern in (("tottime", None), ("cumulative", _model_file)):
+            text = io.StringIO()
+            stats = pstats.Stats(profiler, stream=text).sort_stats(order)
+            if pattern:
+                stats.print_stats(pattern.replace(".", "\\."), lines)
+            else:
+                stats.print_stats(lines)
+            body = text.getvalue()
+            tables.append(f"sorted by {order}:\n" + (body[body.find("   ncalls"):]
+                                                     if "   ncalls" in body else body))
+        return "\n".join(tables)
 
     def _kept(self, step: dict[str, Any], value: Any) -> None:
         if step.get("keep"):

@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -127,7 +128,14 @@ def _run_source(path: Path) -> Source:
         raise FasterError(f"{path} holds no cwm.py: not a synthesis run with a program.")
     meta = store.read_json("metadata.json")
     settings = Settings(**meta["settings"])
-    train = load_trajectories(store.file("trajectories.jsonl"))
+    if store.file("trajectories.jsonl").is_file():
+        train = load_trajectories(store.file("trajectories.jsonl"))
+    elif meta.get("source") == "reference game":  # a recorded run keeps only its answers:
+        from ggp.synth.run import replay_plan      # its training games are played again
+
+        train = replay_plan(path).task.train
+    else:
+        raise FasterError(f"{path} has no trajectories.jsonl to rebuild its unit tests from.")
     inference = settings.inference or train.deck == "closed"
     tests = _tests(train, settings, inference)
     held = store.file("test_trajectories.jsonl")
@@ -174,7 +182,8 @@ apply_action, avoid deep copies of data that does not change, avoid generators a
 f-strings in inner loops.
 
 The original's random playouts run at {speed:,.0f} playouts per second. Its profile
-(cProfile, sorted by own time; cwm.py is the original):
+over random playouts (cProfile; cwm.py is the original, box.py the harness that plays the
+playouts and is the same for every program):
 
 {hotspots.strip() or "(no profile)"}
 
@@ -210,7 +219,7 @@ def refine_speed(run_dir: str | Path, source: Source | None, llm: LLM | None,
         if meta.get("format") != FORMAT:
             raise FasterError(f"{run_dir} is not a speed refinement (ggp synth --faster).")
         settings = FasterSettings(**meta["settings"])
-        source = _stored_source(store, meta)
+        source = recorded_source(store.path)
     else:
         if source is None:
             raise FasterError("Nothing to speed up: give a run folder or a model file.")
@@ -269,7 +278,7 @@ def refine_speed(run_dir: str | Path, source: Source | None, llm: LLM | None,
             messages = messages + [{"role": "assistant", "content": answer.text},
                                    {"role": "user",
                                     "content": rejection_message(record["reason"])}]
-        phase("LLM calls", settings.max_calls, settings.max_calls)
+        phase("LLM calls", len(evaluated), settings.max_calls)
     finally:
         original.close()
     meta["time_s"] = round(float(meta.get("time_s", 0.0)) + time.monotonic() - started, 3)
@@ -289,7 +298,11 @@ def refine_speed(run_dir: str | Path, source: Source | None, llm: LLM | None,
     return meta
 
 
-def _stored_source(store: RunStore, meta: dict) -> Source:
+def recorded_source(folder: str | Path) -> Source:
+    """The original of an earlier speed refinement (its ``original.py``, its name, and
+    the unit tests of its run when it came from one)."""
+    store = RunStore(folder)
+    meta = store.read_json("metadata.json")
     src = meta.get("source", {})
     tests: list = []
     if src.get("origin") == "run" and Path(src.get("path", "")).is_dir():
@@ -336,7 +349,8 @@ def _profile(store: RunStore, box: Any, settings: FasterSettings,
         if isinstance(exc, FasterError):
             raise
         raise FasterError(f"Profiling the original failed: {exc}") from None
-    hotspots = str(results[0].get("ok", ""))
+    # file names without their folders (a temporary box folder, the interpreter's path)
+    hotspots = re.sub(r"[^\s()]*/([^/\s()]+\.py)", r"\1", str(results[0].get("ok", "")))
     store.write("hotspots.txt", hotspots)
     phase("profiling the original", 1, 1)
     return hotspots, settings.playouts / max(seconds, 1e-9)
@@ -447,4 +461,4 @@ def _safe(text: str) -> str:
 
 
 __all__ = ["FasterError", "FasterSettings", "Source", "faster_prompt", "load_source",
-           "refine_speed"]
+           "recorded_source", "refine_speed"]
