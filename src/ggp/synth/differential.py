@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ggp.core.errors import GGPError
 from ggp.core.protocol import CHANCE, TERMINAL, canonical_json
 from ggp.sandbox import Limits, SandboxFailure
 from ggp.sandbox.modelbox import CallBox, lit, slot, step
@@ -40,7 +41,7 @@ PLIES_PER_CALL = 25
 WALK_BATCH = 100
 
 
-class DifferentialError(Exception):
+class DifferentialError(GGPError):
     """The original model itself could not be run (it does not load, or its box died)."""
 
 

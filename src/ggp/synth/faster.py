@@ -246,6 +246,10 @@ def refine_speed(run_dir: str | Path, source: Source | None, llm: LLM | None,
         raise FasterError(f"The original program cannot be run: {exc}.") from None
     try:
         hotspots, speed = _measured(store, meta, replay_from, original, settings, phase)
+        if replay_from and not store.file("search_trajectories.json").is_file():
+            recorded = Path(replay_from).parent / "search_trajectories.json"
+            if recorded.is_file():  # the recorded run's games: the same evidence, no wait
+                store.write("search_trajectories.json", recorded.read_text(encoding="utf-8"))
         extra = _search_games(store, source, settings, phase)
         messages = [{"role": "system", "content": SYSTEM},
                     {"role": "user", "content": faster_prompt(source, hotspots, speed,
