@@ -126,3 +126,17 @@ def test_the_command_line_runs_resumes_and_replays(tmp_path, original, monkeypat
     assert json.loads((tmp_path / "again" / "metadata.json").read_text())["status"] == "faster"
     assert main(["synth", "--faster", str(tmp_path / "nothing.py")]) != 0
     assert "No such model file" in capsys.readouterr().err
+
+
+def test_a_candidate_must_keep_the_originals_inference_function(tmp_path):
+    leduc = fixture("leduc_poker_cwm.py")
+    original = tmp_path / "leduc.py"
+    original.write_text(leduc, encoding="utf-8")
+    cut = leduc[:leduc.index("def resample_history")]
+    meta = refine_speed(tmp_path / "run", load_source(original), ScriptedLLM([answer(cut)]),
+                        FasterSettings(**{**SETTINGS.__dict__, "max_calls": 1,
+                                          "search_games": 0, "random_trajectories": 20}))
+    report = json.loads((tmp_path / "run" / "report.json").read_text())
+    assert meta["status"] == "no faster program"
+    assert "drops functions" in report["candidates"][0]["reason"]
+    assert "resample_history" in report["candidates"][0]["reason"]

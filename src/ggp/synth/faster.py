@@ -53,6 +53,7 @@ from ggp.synth.differential import (
 )
 from ggp.synth.llm import RecordingLLM
 from ggp.synth.run import RunStore
+from ggp.sandbox import SandboxFailure
 from ggp.sandbox.modelbox import lit, step
 
 FORMAT = "faster-1"
@@ -174,7 +175,9 @@ be checked against the original on thousands of random and search-guided games t
 do not see, and timed on random playouts; it is kept only if it agrees everywhere and is
 at least {min_speedup:g} times as fast.
 
-{keep_states} apply_action must not modify its input state. Keep the module
+{keep_states} apply_action must not modify its input state. Keep every other function the
+original defines (resample_history, resample_state, value_function, ...) with the same
+behaviour; they may be copied unchanged. Keep the module
 self-contained (standard library only; `from ggp.core.protocol import ...` as in the
 original is allowed). Typical gains: precompute tables at import time (move names, parsed
 moves, lines or neighbourhoods), avoid re-deriving the legal move list inside
@@ -417,6 +420,10 @@ def _judge(code: str, source: Source, original: Any, extra: list[tuple[str, list
     except DifferentialError as exc:
         return {**out, "reason": str(exc)}
     try:
+        missing = _missing_functions(original, candidate)
+        if missing:
+            return {**out, "reason": "it drops functions of the original that players or "
+                                     f"planners may call: {', '.join(missing)}"}
         diff = compare_models(original, candidate, random_count=settings.random_trajectories,
                               seed=settings.seed + 1000, extra=extra,
                               max_steps=settings.max_steps,
@@ -447,6 +454,22 @@ def _judge(code: str, source: Source, original: Any, extra: list[tuple[str, list
     finally:
         candidate.close()
     return {**out, "accepted": True, "reason": None}
+
+
+#: Functions a program may define besides the protocol's required ones; a faster program
+#: must keep each one the original has (the differential test replays moves, so it cannot
+#: see an inference or value function go missing).
+OPTIONAL = ("get_chance_outcomes", "resample_history", "resample_state", "value_function",
+            "get_player_name")
+
+
+def _missing_functions(original: Any, candidate: Any) -> list[str]:
+    try:
+        theirs = set(original.describe()["functions"])
+        ours = set(candidate.describe()["functions"])
+    except SandboxFailure as failure:
+        return [f"(its box died: {failure.kind})"]
+    return sorted(name for name in OPTIONAL if name in theirs and name not in ours)
 
 
 def _header(meta: dict, index: int, record: dict) -> str:
