@@ -127,10 +127,27 @@ def _walk(box: CallBox, seeds: list[int], max_steps: int, seconds: float) -> lis
 
 
 def search_trajectories(code: str, *, games: int, seed: int, players: list[str],
-                        name: str = "original") -> list[list[Any]]:
+                        name: str = "original", batch: int = 4) -> list[list[Any]]:
     """Action sequences of ``games`` games of the model ``code`` between ``players``
     (agent specs such as ``mcts:sims=30:rollouts=1``, drawn per seat), recorded in a
-    sandbox by :func:`ggp.synth.model_file.record_model_file`."""
+    sandbox by :func:`ggp.synth.model_file.record_model_file`, ``batch`` games per
+    sandbox (a recording holds every state, and a box's files are size-limited; a batch
+    that does not fit is recorded game by game)."""
+    out: list[list[Any]] = []
+    for start in range(0, games, batch):
+        size = min(batch, games - start)
+        try:
+            out += _record(code, size, seed + start, players, name)
+        except GGPError:
+            if size == 1:
+                raise
+            for k in range(size):
+                out += _record(code, 1, seed + start + k, players, name)
+    return out
+
+
+def _record(code: str, games: int, seed: int, players: list[str],
+            name: str) -> list[list[Any]]:
     import tempfile
     from pathlib import Path
 
