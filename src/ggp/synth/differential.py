@@ -450,7 +450,8 @@ def measure_speed(original: CallBox, candidate: CallBox, *, playouts: int = 100,
             times[name].append(time.perf_counter() - start)
             answers[name] = results[0].get("ok") if results else None
             if answers[name] is None and mismatch is None:
-                mismatch = f"the {name}'s playouts failed: {_problem(results[0]) if results else '?'}"
+                problem = _problem(results[0]) if results else "no result"
+                mismatch = f"the {name}'s playouts failed: {problem}"
                 same = False
         if same and not _same(answers["original"], answers["candidate"]):
             same = False
