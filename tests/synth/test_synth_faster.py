@@ -124,6 +124,11 @@ def test_the_command_line_runs_resumes_and_replays(tmp_path, original, monkeypat
     assert main(["synth", "--resume", str(run)]) == 0
     assert main(["synth", "--replay", str(run), "--out", str(tmp_path / "again")]) == 0
     assert json.loads((tmp_path / "again" / "metadata.json").read_text())["status"] == "faster"
+    capsys.readouterr()
+    assert main(["synth", "show", str(run)]) == 0
+    shown = capsys.readouterr().out
+    assert "Speed refinement" in shown and "rejected: it differs" in shown
+    assert "candidate 1 (call 2): kept" in shown
     assert main(["synth", "--faster", str(tmp_path / "nothing.py")]) != 0
     assert "No such model file" in capsys.readouterr().err
 

@@ -395,6 +395,9 @@ def show(run_dir: Path) -> None:
 
     store = RunStore(run_dir)
     meta = store.read_json("metadata.json")
+    if _is_faster_run(run_dir):
+        _show_faster(store, meta)
+        return
     _summary(meta, run_dir)
     tree = store.read_json("tree.json") if store.file("tree.json").is_file() else {"nodes": []}
     nodes = Table(title=f"Refinement tree ({tree.get('mode', '?')})")
@@ -414,6 +417,33 @@ def show(run_dir: Path) -> None:
                 console.print(f"[bold]First failing {label} test[/] ({failures[0]['id']}):")
                 console.print(failures[0]["error"] or "", markup=False, highlight=False)
     console.print(f"Exchanges with the model: {store.file('exchanges.jsonl')}")
+
+
+def _show_faster(store: Any, meta: dict) -> None:
+    """A speed refinement's summary and every candidate's verdict."""
+    kept = meta.get("kept") or {}
+    backend = meta.get("backend", {})
+    table = Table(title=f"Speed refinement of {meta['game']}", show_header=False)
+    table.add_column("", style="bold")
+    table.add_column("")
+    speed = meta.get("original_playouts_per_s")
+    for key, value in (
+        ("status", meta.get("status", "?")),
+        ("source", f"{meta['source'].get('origin')} {meta['source'].get('path')}"),
+        ("backend", f"{backend.get('name', '?')} ({backend.get('model', '?')})"),
+        ("LLM calls", f"{meta.get('calls', 0)} ({meta.get('replayed_calls', 0)} replayed)"),
+        ("original", f"{speed:,.0f} playouts/s" if speed else "-"),
+        ("kept", f"candidate {kept['candidate']}: {kept['speedup']:.2f}x, agrees on "
+                 f"{kept['trajectories']} games" if kept else "none"),
+    ):
+        table.add_row(key, value)
+    console.print(table)
+    if store.file("candidates.json").is_file():
+        for i, record in enumerate(store.read_json("candidates.json")):
+            verdict = "kept" if record.get("accepted") else "rejected: " + str(
+                record.get("reason", "")).splitlines()[0][:160]
+            console.print(f"candidate {i} (call {record.get('call')}): {verdict}",
+                          markup=False, highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -170,7 +170,7 @@ def faster_prompt(source: Source, hotspots: str, speed: float, with_tests: bool,
 Write a faster program with exactly the same behaviour. For every sequence of moves from
 the initial state, your program must give the same current player, the same set of legal
 actions (any order), the same rewards, the same observations for every player, the same
-chance outcomes with the same probabilities, and raise on the same illegal moves. It will
+chance outcomes with the same probabilities. It will
 be checked against the original on thousands of random and search-guided games that you
 do not see, and timed on random playouts; it is kept only if it agrees everywhere and is
 at least {min_speedup:g} times as fast.
