@@ -189,6 +189,10 @@ class GuardedAgent(Agent):
             self.guard = Guard(*self.codes, perfect_information=self.perfect)
         self.fast.start(info)
 
+    def observe_legal_actions(self, actions: list[Action]) -> None:
+        super().observe_legal_actions(actions)
+        self.active.observe_legal_actions(actions)
+
     def act(self, history: ObsActionHistory) -> Action:
         if self.active is self.fast and self.guard is not None and self.guard.checkable:
             self.checks += 1
