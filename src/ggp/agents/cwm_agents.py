@@ -48,7 +48,7 @@ log = logging.getLogger("ggp.cwm")
 
 #: Agents whose untrusted code (the CWM) already runs in a sandbox of its own; the arena
 #: does not wrap them in another (see ggp.arena.tournament).
-SELF_SANDBOXED = ("cwm_ismcts", "cwm_mcts", "cwm_cfr")
+SELF_SANDBOXED = ("cwm_ismcts", "cwm_mcts", "cwm_cfr", "fast_ismcts", "fast_mcts")
 
 
 class CWMAgent(Agent):

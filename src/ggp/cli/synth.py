@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -74,6 +75,18 @@ def synth(
         None, help="Folder for the file-exchange backend (prompts out, answers in)."),
     cache_mode: Optional[str] = typer.Option(None, help="LLM response cache: off | "
                                              "read-write | replay."),
+    faster: Optional[str] = typer.Option(
+        None, "--faster", help="Speed refinement (docs/compile.md): ask for a faster program "
+        "with the same behaviour as this run folder's cwm.py, .py model file or registered "
+        "game; kept only if it passes the run's unit tests, agrees on every replayed game "
+        "and is measured faster."),
+    min_speedup: float = typer.Option(1.2, help="--faster: the playouts/s ratio a "
+                                      "candidate must reach."),
+    trajectories_checked: int = typer.Option(
+        1000, "--check-games", help="--faster: seeded random games replayed in both "
+        "programs."),
+    search_games: int = typer.Option(40, help="--faster: games of search players replayed "
+                                     "in both programs too."),
 ) -> None:
     """Synthesize a code world model from rules and trajectories, refined against unit
     tests by an LLM. Examples:
@@ -88,6 +101,8 @@ def synth(
       ggp synth --replay examples/recorded/leduc_poker --out runs/leduc
 
       ggp synth show runs/synth/tic_tac_toe-20260101-120000
+
+      ggp synth --faster examples/recorded/leduc_poker --backend exchange --exchange-dir prompts/
     """
     from ggp.synth.refine import Settings
     from ggp.synth.run import reference_task, user_task
@@ -100,6 +115,14 @@ def synth(
         return
     if len(args) > 1:
         raise typer.BadParameter(f"Give one game, not {len(args)} ({' '.join(args)}).")
+    if faster is not None or any(p is not None and _is_faster_run(p) for p in (resume, replay)):
+        _faster(faster, out=out, resume=resume, replay=replay, budget=budget, seed=seed,
+                min_speedup=min_speedup, checked=trajectories_checked,
+                search_games=search_games, test_seconds=test_seconds,
+                llm_options=dict(backend=backend, model=model, base_url=base_url,
+                                 config=config, exchange_dir=exchange_dir,
+                                 cache_mode=cache_mode))
+        return
     if inference_kind not in ("history", "state"):
         raise typer.BadParameter(f"--inference-kind must be 'history' or 'state', not "
                                  f"{inference_kind!r}.")
@@ -215,6 +238,87 @@ def _run_with_progress(run_dir: Path, task: Any, llm: Any, settings: Any, info: 
             on_progress=on_progress, on_phase=on_phase)
 
 
+def _is_faster_run(folder: Path) -> bool:
+    from ggp.synth.faster import FORMAT
+
+    try:
+        meta = json.loads((Path(folder) / "metadata.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and meta.get("format") == FORMAT
+
+
+def _faster(target: str | None, *, out: Path | None, resume: Path | None,
+            replay: Path | None, budget: int | None, seed: int, min_speedup: float,
+            checked: int, search_games: int, test_seconds: float,
+            llm_options: dict[str, Any]) -> None:
+    """``ggp synth --faster``: run, resume or replay a speed refinement."""
+    from ggp.synth.faster import FasterSettings, load_source, recorded_source, refine_speed
+    from ggp.synth.run import RunStore
+
+    settings = FasterSettings(max_calls=5 if budget is None else budget,
+                              random_trajectories=checked, search_games=search_games,
+                              min_speedup=min_speedup, seed=seed, test_seconds=test_seconds)
+    source = None
+    if resume is None:
+        if target is None:  # --replay of a speed refinement: same original, same settings
+            meta = RunStore(replay).read_json("metadata.json")
+            settings = FasterSettings(**meta["settings"])
+            source = recorded_source(replay)
+        else:
+            source = load_source(target)
+        run_dir = out or Path("runs") / "faster" / \
+            f"{_slug(source.name)}-{time.strftime('%Y%m%d-%H%M%S')}"
+    else:
+        run_dir = resume
+    need_llm = (resume is None and replay is None) or any(
+        v is not None for v in llm_options.values()) or any(
+        k.startswith("GGP_LLM_") for k in os.environ)
+    if need_llm:
+        llm, info = _open_llm(run_dir, **llm_options)
+    else:
+        llm, info = None, {"name": "replay", "model": None}
+    if replay is not None:
+        from ggp.synth.run import RunStore as _Store
+
+        if not need_llm:
+            info = _Store(replay).read_json("metadata.json").get("backend", {})
+        info = {**info, "replayed_from": str(replay)}
+    signal.signal(signal.SIGTERM, _interrupt)
+    console.print(f"[bold]ggp synth --faster[/] {source.name if source else resume} → {run_dir}")
+    with Progress(TextColumn("{task.description}"), BarColumn(),
+                  TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
+                  console=console, transient=False) as bar:
+        phases: dict[str, Any] = {}
+
+        def on_phase(name: str, done: int, total: int) -> None:
+            if name not in phases:
+                phases[name] = bar.add_task(name, total=total)
+            bar.update(phases[name], completed=done, total=total)
+
+        try:
+            meta = refine_speed(run_dir, source, llm, settings, backend=info,
+                                resume=resume is not None,
+                                replay_from=(Path(replay) / "exchanges.jsonl")
+                                if replay else None, on_phase=on_phase)
+        except KeyboardInterrupt:
+            console.print(f"[yellow]Interrupted.[/] Continue with: ggp synth --resume {run_dir}")
+            raise typer.Exit(130) from None
+        finally:
+            close = getattr(llm, "close", None)
+            if close:
+                close()
+    kept = meta.get("kept")
+    if kept:
+        console.print(f"[green]Kept candidate {kept['candidate']}[/]: "
+                      f"{kept['speedup']:.2f}x the original's playouts/s, agrees on "
+                      f"{kept['trajectories']} of {kept['trajectories']} games → "
+                      f"{Path(run_dir) / 'faster.py'}")
+    else:
+        console.print(f"[yellow]No faster program kept[/] after {meta.get('calls', 0)} "
+                      f"calls; the reasons are in {Path(run_dir) / 'report.json'}")
+
+
 def _with_bar(label: str, total: int | None, work: Any) -> Any:
     """``work(on_game)`` under a progress bar of recorded games."""
     with Progress(TextColumn("{task.description}"), BarColumn(),
@@ -296,6 +400,9 @@ def show(run_dir: Path) -> None:
 
     store = RunStore(run_dir)
     meta = store.read_json("metadata.json")
+    if _is_faster_run(run_dir):
+        _show_faster(store, meta)
+        return
     _summary(meta, run_dir)
     tree = store.read_json("tree.json") if store.file("tree.json").is_file() else {"nodes": []}
     nodes = Table(title=f"Refinement tree ({tree.get('mode', '?')})")
@@ -315,6 +422,33 @@ def show(run_dir: Path) -> None:
                 console.print(f"[bold]First failing {label} test[/] ({failures[0]['id']}):")
                 console.print(failures[0]["error"] or "", markup=False, highlight=False)
     console.print(f"Exchanges with the model: {store.file('exchanges.jsonl')}")
+
+
+def _show_faster(store: Any, meta: dict) -> None:
+    """A speed refinement's summary and every candidate's verdict."""
+    kept = meta.get("kept") or {}
+    backend = meta.get("backend", {})
+    table = Table(title=f"Speed refinement of {meta['game']}", show_header=False)
+    table.add_column("", style="bold")
+    table.add_column("")
+    speed = meta.get("original_playouts_per_s")
+    for key, value in (
+        ("status", meta.get("status", "?")),
+        ("source", f"{meta['source'].get('origin')} {meta['source'].get('path')}"),
+        ("backend", f"{backend.get('name', '?')} ({backend.get('model', '?')})"),
+        ("LLM calls", f"{meta.get('calls', 0)} ({meta.get('replayed_calls', 0)} replayed)"),
+        ("original", f"{speed:,.0f} playouts/s" if speed else "-"),
+        ("kept", f"candidate {kept['candidate']}: {kept['speedup']:.2f}x, agrees on "
+                 f"{kept['trajectories']} games" if kept else "none"),
+    ):
+        table.add_row(key, value)
+    console.print(table)
+    if store.file("candidates.json").is_file():
+        for i, record in enumerate(store.read_json("candidates.json")):
+            verdict = "kept" if record.get("accepted") else "rejected: " + str(
+                record.get("reason", "")).splitlines()[0][:160]
+            console.print(f"candidate {i} (call {record.get('call')}): {verdict}",
+                          markup=False, highlight=False)
 
 
 def register(app: typer.Typer) -> None:

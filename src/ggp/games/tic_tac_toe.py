@@ -51,34 +51,46 @@ def get_player_name(player_id):
     return {-1: "chance", -4: "terminal"}.get(player_id, MARKS[player_id] if player_id in (0, 1) else "")
 
 
+# Move names and their (player, row, column), built once, and for each cell the lines
+# through it: a search spent most of its time in this module formatting and parsing move
+# strings and testing all eight lines with generators after every move.
+CELLS = tuple((r, c) for r in range(3) for c in range(3))
+ACTION_NAMES = tuple(tuple(f"{mark}({r},{c})" for r, c in CELLS) for mark in MARKS)
+_PARSED = {name: (p, r, c) for p, names in enumerate(ACTION_NAMES)
+           for name, (r, c) in zip(names, CELLS)}
+_LINES_THROUGH = {cell: tuple(tuple(other for other in line if other != cell)
+                              for line in LINES if cell in line)
+                  for cell in CELLS}
+
+
 def get_legal_actions(state):
-    if state["current_player"] == TERMINAL:
+    player = state["current_player"]
+    if player == TERMINAL:
         return []
-    mark = MARKS[state["current_player"]]
-    return [
-        f"{mark}({r},{c})"
-        for r in range(3)
-        for c in range(3)
-        if state["board"][r][c] == "."
-    ]
+    names = ACTION_NAMES[player]
+    board = state["board"]
+    return [names[i] for i, (r, c) in enumerate(CELLS) if board[r][c] == "."]
 
 
 def apply_action(state, action):
     player = state["current_player"]
-    mark = MARKS[player]
-    if not (action.startswith(mark + "(") and action.endswith(")")):
+    parsed = _PARSED.get(action)
+    if parsed is None or parsed[0] != player:
         raise ValueError(f"illegal action {action!r} for player {player}")
-    r, c = (int(x) for x in action[2:-1].split(","))
+    _, r, c = parsed
     if state["board"][r][c] != ".":
         raise ValueError(f"cell ({r},{c}) is taken")
+    mark = MARKS[player]
     board = [row[:] for row in state["board"]]
     board[r][c] = mark
     new = {"board": board, "current_player": 1 - player, "winner": None, "rewards": [0.0, 0.0]}
-    if any(all(board[i][j] == mark for i, j in line) for line in LINES):
-        new["winner"] = player
-        new["current_player"] = TERMINAL
-        new["rewards"] = [1.0, -1.0] if player == 0 else [-1.0, 1.0]
-    elif all(cell != "." for row in board for cell in row):
+    for (r1, c1), (r2, c2) in _LINES_THROUGH[r, c]:
+        if board[r1][c1] == mark and board[r2][c2] == mark:
+            new["winner"] = player
+            new["current_player"] = TERMINAL
+            new["rewards"] = [1.0, -1.0] if player == 0 else [-1.0, 1.0]
+            return new
+    if "." not in board[0] and "." not in board[1] and "." not in board[2]:
         new["current_player"] = TERMINAL
     return new
 

@@ -19,6 +19,11 @@ as synthesis does; ``"model"``: through :func:`ggp.core.model.load_model_source`
   the code (or a constant such as ``INITIAL_STATE``, or ``"="``, which returns its
   argument); each argument is ``{"v": value}``, ``{"slot": name}`` (the raw result an
   earlier step kept under ``keep``) or ``{"pairs": list}`` (a list of tuples).
+  ``"=playouts"`` (arguments: a list of seeds and a step limit) makes one seeded random
+  playout per seed on the model and returns ``[steps, returns]`` for each (the parent
+  times it and compares the answers with another model's: :mod:`ggp.synth.differential`);
+  ``"=profile"`` (same arguments) makes them under ``cProfile`` and returns the table of
+  the model's hottest functions.
   A result is ``{"ok": value, "type": name}``, ``{"error": text, "type": name}``,
   ``{"timeout": true}``, ``{"missing": true}`` or ``{"unjson": text, "type": name}``; with
   ``watch`` an ``ok`` result also carries ``"mutated": {index: value after the call}`` for
@@ -88,6 +93,14 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
+def _ordered(values: list) -> list:
+    """``values`` in an order that does not depend on the model: strings as they sort,
+    anything else by its JSON."""
+    if all(type(v) is str for v in values):
+        return sorted(values)
+    return sorted(values, key=_canonical)
+
+
 class ModelBox:
     """The loaded model and the calls made on it (see the module docstring)."""
 
@@ -151,6 +164,15 @@ class ModelBox:
         kwargs = {k: self._argument(a) for k, a in step.get("kwargs", {}).items()}
         if name == "=":
             value = args[0]
+        elif name in ("=playouts", "=profile"):
+            try:
+                value = (self._playouts if name == "=playouts" else self._profile)(*args)
+            except CallTimeout:
+                raise
+            except BaseException as exc:  # noqa: BLE001 - model code can raise anything
+                if isinstance(exc, KeyboardInterrupt):
+                    raise
+                return {"error": _error_text(exc), "type": type(exc).__name__}
         elif name not in self.namespace:
             return {"missing": True}
         elif not callable(self.namespace[name]):
@@ -183,6 +205,70 @@ class ModelBox:
                     return self._result(value, mutated)
         self._kept(step, value)
         return self._result(value, None)
+
+    def _playouts(self, seeds: list, max_steps: int) -> list:
+        """One random playout from the initial state per seed: ``[steps, returns]`` each.
+
+        Moves are drawn by ``random.Random(seed)`` from the legal actions (chance outcomes
+        by their probabilities) sorted by their JSON, so two models with the same
+        behaviour give the same answers whatever order they list moves in: the parent
+        times this call (a speed measurement) and compares the answers with another
+        model's, so a model cannot claim playouts it did not make."""
+        ns = self.namespace
+        current, legal_of, apply = (ns["get_current_player"], ns["get_legal_actions"],
+                                    ns["apply_action"])
+        rewards_of, chance_of = ns["get_rewards"], ns.get("get_chance_outcomes")
+        out = []
+        for seed in seeds:
+            rng = random.Random(seed)
+            state = copy.deepcopy(ns["INITIAL_STATE"])
+            returns = None
+            steps = 0
+            while steps < max_steps:
+                player = current(state)
+                if player == -4:
+                    break
+                if player == -1 and callable(chance_of):
+                    outcomes = sorted(chance_of(state), key=lambda o: _canonical(o[0]))
+                    action = rng.choices([o[0] for o in outcomes],
+                                         weights=[float(o[1]) for o in outcomes])[0]
+                else:
+                    legal = _ordered(legal_of(state))
+                    action = legal[int(rng.random() * len(legal))]
+                state = apply(state, action)
+                rewards = [float(r) for r in rewards_of(state)]
+                returns = rewards if returns is None else [a + b for a, b in
+                                                           zip(returns, rewards)]
+                steps += 1
+            out.append([steps, returns or []])
+        return out
+
+    def _profile(self, seeds: list, max_steps: int, lines: int = 25) -> str:
+        """The ``=playouts`` of ``seeds`` under ``cProfile``: the functions that took the
+        most time of their own (the library calls a model makes included, e.g. deep
+        copies), then the model's own functions by cumulative time, as ``pstats`` prints
+        them (shown to a language model asked for a faster program)."""
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+        try:
+            self._playouts(seeds, max_steps)
+        finally:
+            profiler.disable()
+        tables = []
+        for order, pattern in (("tottime", None), ("cumulative", _model_file)):
+            text = io.StringIO()
+            stats = pstats.Stats(profiler, stream=text).sort_stats(order)
+            if pattern:
+                stats.print_stats(pattern.replace(".", "\\."), lines)
+            else:
+                stats.print_stats(lines)
+            body = text.getvalue()
+            tables.append(f"sorted by {order}:\n" + (body[body.find("   ncalls"):]
+                                                     if "   ncalls" in body else body))
+        return "\n".join(tables)
 
     def _kept(self, step: dict[str, Any], value: Any) -> None:
         if step.get("keep"):
