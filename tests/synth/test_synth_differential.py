@@ -136,3 +136,19 @@ def test_speed_is_measured_on_the_same_playouts(boxes):
 def test_an_original_that_does_not_load_is_an_error():
     with pytest.raises(DifferentialError, match="does not load"):
         open_box("raise RuntimeError('no')", what="original")
+
+
+def test_a_model_with_a_huge_chance_list_is_walked_in_small_batches():
+    """The recorded bargaining CWM's deal lists 5,793 chance outcomes (about half a megabyte): walking 100
+    games at once answered with more than the box's 16 MiB reply limit, which ends the
+    box; the batch now shrinks to fit."""
+    from ggp.synth import differential
+
+    recorded = Path(__file__).resolve().parents[2] / "examples/recorded/bargaining/cwm.py"
+    box = differential.open_box(recorded.read_text(), what="original")
+    try:
+        assert differential._walk_batch(box, 60.0) < differential.WALK_BATCH
+        games = differential.random_trajectories(box, 12, seed=1, seconds=60.0)
+    finally:
+        box.close()
+    assert len(games) == 12 and all(games)

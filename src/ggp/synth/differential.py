@@ -22,6 +22,7 @@ long as everything a player or a planner can see is the same.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import statistics
@@ -39,6 +40,8 @@ from ggp.sandbox.modelbox import CallBox, lit, slot, step
 PLIES_PER_CALL = 25
 #: Trajectories walked side by side in one box while drawing random action sequences.
 WALK_BATCH = 100
+#: about how many bytes one batch of walked games may answer with (the box allows 16 MiB)
+WALK_REPLY_BYTES = 4 * 1024 * 1024
 
 
 class DifferentialError(GGPError):
@@ -72,11 +75,24 @@ def random_trajectories(box: CallBox, count: int, *, seed: int = 0, max_steps: i
     legal actions in a model-independent order (chance outcomes by their probabilities)."""
     rng = random.Random(seed)
     out: list[list[Any]] = []
+    batch = _walk_batch(box, seconds)
     while len(out) < count:
-        size = min(WALK_BATCH, count - len(out))
+        size = min(batch, count - len(out))
         seeds = [rng.randrange(1 << 30) for _ in range(size)]
         out += _walk(box, seeds, max_steps, seconds)
     return out
+
+
+def _walk_batch(box: CallBox, seconds: float) -> int:
+    """How many games to walk at once: :data:`WALK_BATCH`, fewer when one game's first
+    step already answers with a lot (bargaining's deal lists 5,793 chance outcomes, half
+    a megabyte): a batch's reply stays near :data:`WALK_REPLY_BYTES`, far below the
+    box's reply limit, whose breach would end the box."""
+    probe = [step("INITIAL_STATE", keep="s0"), step("get_legal_actions", slot("s0")),
+             step("get_chance_outcomes", slot("s0"), optional=True)]
+    results = _run(box, probe, seconds, reset=True, what="original")
+    size = len(json.dumps(results, default=str)) + 1
+    return max(1, min(WALK_BATCH, WALK_REPLY_BYTES // (2 * size)))
 
 
 def _walk(box: CallBox, seeds: list[int], max_steps: int, seconds: float) -> list[list[Any]]:
