@@ -817,6 +817,15 @@ class SandboxProcess:
     def _remove_private(self) -> None:
         """Remove the private directory and the box's control group."""
         shutil.rmtree(self.workdir, ignore_errors=True)
+        # On a loaded machine a killed box may not be gone yet and still hold (or write)
+        # files there: try again for a few seconds rather than leave the folder behind.
+        for _ in range(30):
+            if not os.path.exists(self.workdir):
+                break
+            if self.cgroup is not None:
+                self.cgroup.kill_all()
+            time.sleep(0.1)
+            shutil.rmtree(self.workdir, ignore_errors=True)
         if self.cgroup is not None:
             self.cgroup.remove()
             self.cgroup = None
