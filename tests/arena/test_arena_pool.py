@@ -34,7 +34,9 @@ def test_the_pool_reuses_only_live_workers_with_the_same_arguments():
         old, _ = pool.take(ENTRIES, {"start": 9}, limits=Limits(cpu_seconds=600))
         old.pool_born -= 301  # past half its CPU-time limit: it might run out mid-match
         pool.give_back(old)
-        assert pool.take(ENTRIES, {"start": 9}, limits=Limits(cpu_seconds=600))[1] is False
+        fresh, reused = pool.take(ENTRIES, {"start": 9}, limits=Limits(cpu_seconds=600))
+        fresh.close()  # taken, not given back: the pool would not close it
+        assert reused is False
         assert not old.alive
     finally:
         pool.close()

@@ -400,6 +400,8 @@ def run_attack(entry: str, attacks: tuple[str, ...], lure: Bait) -> Outcome:
     outcome.clean_mb = _clean_memory(entry, lure)
     _reset_peak()
     outcome.start_mb = _memory_mb("VmRSS")
+    # boxes this process already had open (a caller's long-lived worker) are not the attack's
+    before = set(own_private_folders())
     with tagged_boxes() as tag, tempfile.TemporaryDirectory(prefix="ggp-attack-") as work:
         outputs: list[str] = []
         try:
@@ -414,7 +416,7 @@ def run_attack(entry: str, attacks: tuple[str, ...], lure: Bait) -> Outcome:
         # the run is anything the hostile code started, so the pool is emptied first
         POOL.close()
         outcome.left_behind = leftover_processes({}, tag=tag)
-        outcome.left_folders = own_private_folders()
+        outcome.left_folders = [f for f in own_private_folders() if f not in before]
     outcome.seconds = time.monotonic() - started
     return outcome
 
