@@ -138,3 +138,18 @@ def test_replace_output_streams_into_a_fresh_file_and_refuses_links(tmp_path):
         replace_output(tmp_path / "new.pt", failing)
     assert (tmp_path / "new.pt").read_bytes() == b"data"  # the old file whole
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ckpt.pt", "new.pt", "victim"]
+
+
+def test_a_synthesis_run_folder_refuses_a_planted_link(tmp_path):
+    """A run folder's files (metadata, cwm.py, exchanges.jsonl) are written without
+    following a symbolic link someone planted there."""
+    from ggp.synth.run import RunStore
+
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep")
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "metadata.json").symlink_to(outside)
+    with pytest.raises(UnsafeOutputError):
+        RunStore(run).write_json("metadata.json", {"game": "x"})
+    assert outside.read_text() == "keep"

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ggp.core.files import write_output
 from ggp.arena.report import write_report
 from ggp.arena.tournament import TournamentConfig, run_tournament
 from ggp.core.errors import GGPError
@@ -116,7 +117,7 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
                          deck=recorded.get("train", {}).get("deck", config.deck),
                          inference=(trained.get("inference_kind", "history")
                                     if trained.get("inference") else "none"))
-    saved.write_text(json.dumps(asdict(config), indent=1) + "\n")
+    write_output(saved, json.dumps(asdict(config), indent=1) + "\n")
     truth = _ground_truth(config)
     perfect = truth.metadata.perfect_information
     kind = _inference_kind(config, perfect)
@@ -184,8 +185,8 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
         summary["ground_truth_accuracy"] = {
             run.name: ground_truth_accuracy(run, truth, games=min(config.test_games, 20))
             for run in usable}
-    (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
-    (out / "summary.md").write_text(summary_markdown(summary))
+    write_output(out / "summary.json", json.dumps(summary, indent=1) + "\n")
+    write_output(out / "summary.md", summary_markdown(summary))
     return summary
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ggp.core.files import open_output
 from ggp.agents import make_agent
 from ggp.arena.match import play_match, seed_global_generators
 from ggp.arena.tournament import match_seed
@@ -77,7 +78,7 @@ def duel_on_model(host: str | Path, metadata: GameMetadata, agent: str, opponent
                 if journal is not None:
                     line = {"duel": [agent, opponent, seed], "match": key,
                             "returns": returns, "failure": failure}
-                    with open(journal, "a", encoding="utf-8") as out:
+                    with open_output(journal, "a") as out:
                         out.write(json.dumps(line) + "\n")
             failures += bool(failure)
             others = [r for i, r in enumerate(returns) if i != seat]

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ggp.core.files import open_output
 from ggp.llm.base import BudgetExceededError, Completion
 
 CALL_LOG_NAME = "llm_calls.jsonl"
@@ -134,7 +135,7 @@ class Accounting:
         if self.log_path is None:
             return
         line = json.dumps({"time": time.time(), **entry}, ensure_ascii=False, default=str)
-        with self._lock, self.log_path.open("a", encoding="utf-8") as handle:
+        with self._lock, open_output(self.log_path, "a") as handle:
             handle.write(line + "\n")
 
     def summary(self) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ggp.core.files import open_output
 from ggp.core.errors import GGPError
 from ggp.llm import LLM
 from ggp.llm.config import SETUP_HELP
@@ -86,7 +87,7 @@ class RecordingLLM:
         if not self._in_place:
             self.log_path.write_text("", encoding="utf-8")
         elif self.log_path.is_file() and not self.log_path.read_bytes().endswith(b"\n"):
-            with open(self.log_path, "a", encoding="utf-8") as fh:
+            with open_output(self.log_path, "a") as fh:
                 fh.write("\n")
         self.calls = 0
 

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
+from ggp.core.files import make_folder, write_output
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.llm import LLM, BudgetExceededError
@@ -306,11 +307,11 @@ class RunStore:
         return self.path / name
 
     def write(self, name: str, text: str) -> None:
+        # a fresh temporary file renamed over the target; a symbolic link planted in
+        # the run folder is refused (ggp.core.files)
         target = self.file(name)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
+        make_folder(target.parent)
+        write_output(target, text)
 
     def write_json(self, name: str, data: Any) -> None:
         self.write(name, json.dumps(data, indent=1) + "\n")
