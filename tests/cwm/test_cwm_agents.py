@@ -8,7 +8,7 @@ import time
 import pytest
 from cwm_fixtures import mutate, run_dir, source
 
-from ggp.agents import make_agent
+from ggp.agents import AgentSpecError, make_agent
 from ggp.agents.base import Agent
 from ggp.arena.match import play_match
 from ggp.core.registry import make_game
@@ -208,3 +208,22 @@ def test_policy_prior_file_is_found_used_and_guarded(tmp_path):
     assert stats["searched"] == stats["moves"] and stats["prior_errors"] > 0
     assert "prior_errors" not in reports["none"]["stats"]
     assert reports["auto"]["fallbacks"] == []
+
+
+def test_cwm_playout_setting(tmp_path):
+    """playout=auto samples the rollouts from the run's prior (its calls show in the
+    prior's failures: this one raises in every playout position too), playout=random
+    does not, and playout=prior without a prior, or an unknown playout, is refused."""
+    run = run_dir(tmp_path, "run", source("tic_tac_toe"))
+    (run / "policy_prior.py").write_text(
+        "def policy_prior(state, player):\n"
+        "    raise RuntimeError('no idea')\n", encoding="utf-8")
+    errors = {}
+    for playout in ("auto", "random"):
+        (result, agents) = _play("tic_tac_toe", [f"cwm_mcts:run={run}:sims=20:rollouts=2:"
+                                                 f"playout={playout}", "random"])
+        assert result.forfeit is None
+        errors[playout] = agents[0].report["stats"]["prior_errors"]
+    assert errors["auto"] > errors["random"] > 0
+    with pytest.raises(AgentSpecError, match="playout must be"):
+        make_agent(f"cwm_mcts:run={run}:playout=greedy", make_game("tic_tac_toe"))

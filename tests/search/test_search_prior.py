@@ -138,3 +138,46 @@ def test_ismcts_plays_leduc_with_a_broken_prior():
 def test_prior_true_needs_a_policy_prior():
     with pytest.raises(GGPError, match="policy_prior"):
         make_agent("mcts:prior=true", GTTT)
+
+
+# ---------------------------------------------------------------- informed playouts
+def _line_return(state, prior, seed=0):
+    evaluator = RandomRolloutEvaluator(GTTT, 1, policy=GuardedPrior(prior, floor=0.0))
+    return evaluator.evaluate(state, random.Random(seed))
+
+
+def test_prior_playouts_follow_the_prior():
+    """With all weight on the win (floor 0), every playout from the position plays it:
+    X's return is 1 for every seed, which random playouts do not give."""
+    state = win_position()
+    assert all(_line_return(state, pointing, seed) == [1.0, -1.0] for seed in range(10))
+    random_returns = {tuple(RandomRolloutEvaluator(GTTT, 1).evaluate(state, random.Random(s)))
+                      for s in range(10)}
+    assert random_returns != {(1.0, -1.0)}
+
+
+def test_a_broken_prior_in_playouts_plays_uniformly_and_is_counted():
+    guard = GuardedPrior(lambda s, p: 1 / 0)
+    evaluator = RandomRolloutEvaluator(GTTT, 3, policy=guard)
+    values = evaluator.evaluate(win_position(), random.Random(0))
+    assert len(values) == 2 and guard.errors > 0
+
+
+def test_an_untrusted_playout_prior_cannot_change_the_state_a_node_holds():
+    def vandal(state, player):
+        state["board"][0][4] = "o"  # blocks nothing the search sees: it gets a copy
+        return {}
+
+    state = win_position()
+    before = [row[:] for row in state["board"]]
+    RandomRolloutEvaluator(GTTT, 2, policy=GuardedPrior(vandal)).evaluate(state, random.Random(0))
+    assert state["board"] == before
+
+
+def test_playout_setting_of_the_search_agents():
+    with pytest.raises(GGPError, match="playout=prior needs prior=true"):
+        make_agent("mcts:playout=prior", GTTT)
+    with pytest.raises(GGPError, match="playout must be one of"):
+        make_agent("ismcts:playout=greedy", make_game("leduc_poker"))
+    agent = make_agent("mcts:playout=random", GTTT)
+    assert agent.evaluator.policy is None

@@ -16,7 +16,9 @@ whichever ends first, ``sims=0:time=2`` searches by time only), ``rollouts`` (10
 ``uct_c`` (1.0), ``retries`` (10), ``value`` (``auto`` or a file: a synthesized value
 function instead of rollouts), ``prior`` (a synthesized policy prior for PUCT,
 :mod:`ggp.search.priors`: ``auto``, the default, takes the run's ``policy_prior.py`` if
-it has one; ``FILE`` a file; ``none`` turns it off), ``solver`` and ``reuse``
+it has one; ``FILE`` a file; ``none`` turns it off), ``playout`` (``auto``, the default:
+rollouts sample their moves from the prior when one is used, uniformly otherwise;
+``random``; ``prior``), ``solver`` and ``reuse``
 (``cwm_mcts``, both on: the MCTS-solver and tree reuse of :mod:`ggp.search.mcts`),
 ``move_seconds`` (the worker's per-move deadline, after which the worker is killed and
 the move forfeited: by default ``2·time + 5`` with a time budget, else 120),
@@ -40,6 +42,7 @@ from ggp.agents.search_agents import make_ismcts, make_mcts
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory
 from ggp.cwm.rundir import model_source, prior_file, value_file
+from ggp.search.evaluators import Playout
 from ggp.sandbox import Limits, SandboxFailure, Worker
 from ggp.sandbox.hosted import model_file
 from ggp.sandbox.pool import POOL
@@ -138,14 +141,16 @@ def move_deadline(time: float, move_seconds: float) -> float:
 
 
 def _make(model: WorldModel, planner: str, run: str, sims: int, time: float, rollouts: int,
-          value: str, prior: str, uct_c: float, retries: int, move_seconds: float,
-          memory_mb: int, log: str, **search: Any) -> CWMAgent:
+          value: str, prior: str, playout: str, uct_c: float, retries: int,
+          move_seconds: float, memory_mb: int, log: str, **search: Any) -> CWMAgent:
     if not run:
         raise AgentSpecError(f"cwm_{planner} needs run=DIR (a synthesis run directory) or "
                              "run=FILE.py, e.g. cwm_ismcts:run=runs/synth/leduc")
+    if playout not in ("auto", *(p.value for p in Playout)):
+        raise AgentSpecError(f"playout must be auto, random or prior, not {playout!r}")
     init = cwm_init(str(run), planner, model.metadata.to_dict(), value=str(value or ""),
                     prior=str(prior or ""), sims=sims, time=time, rollouts=rollouts,
-                    uct_c=uct_c, retries=retries, **search)
+                    playout=playout, uct_c=uct_c, retries=retries, **search)
     log_file = str(Path(log).resolve()) if log else ""
     return CWMAgent(init, move_seconds=move_deadline(time, move_seconds),
                     memory_mb=memory_mb, log_file=log_file)
@@ -154,32 +159,34 @@ def _make(model: WorldModel, planner: str, run: str, sims: int, time: float, rol
 @register_agent("cwm_ismcts")
 def make_cwm_ismcts(model: WorldModel, run: str = "", sims: int = 1000, time: float = 0.0,
                     rollouts: int = 10, value: str = "", prior: str = "auto",
-                    uct_c: float = 1.0, retries: int = 10, move_seconds: float = 0.0,
-                    memory_mb: int = 2048, log: str = "") -> CWMAgent:
+                    playout: str = "auto", uct_c: float = 1.0, retries: int = 10,
+                    move_seconds: float = 0.0, memory_mb: int = 2048,
+                    log: str = "") -> CWMAgent:
     """ISMCTS on a CWM (``model``, the arena's game, only lends its public metadata)."""
-    return _make(model, "ismcts", run, sims, time, rollouts, value, prior, uct_c, retries,
-                 move_seconds, memory_mb, log)
+    return _make(model, "ismcts", run, sims, time, rollouts, value, prior, playout, uct_c,
+                 retries, move_seconds, memory_mb, log)
 
 
 @register_agent("cwm_mcts")
 def make_cwm_mcts(model: WorldModel, run: str = "", sims: int = 1000, time: float = 0.0,
                   rollouts: int = 10, value: str = "", prior: str = "auto",
-                  uct_c: float = 1.0, solver: bool = True, reuse: bool = True,
-                  retries: int = 10, move_seconds: float = 0.0, memory_mb: int = 2048,
-                  log: str = "") -> CWMAgent:
+                  playout: str = "auto", uct_c: float = 1.0, solver: bool = True,
+                  reuse: bool = True, retries: int = 10, move_seconds: float = 0.0,
+                  memory_mb: int = 2048, log: str = "") -> CWMAgent:
     """MCTS-solver on a CWM, reusing its tree between moves (one resampled state per
     move in hidden-information games)."""
-    return _make(model, "mcts", run, sims, time, rollouts, value, prior, uct_c, retries,
-                 move_seconds, memory_mb, log, solver=solver, reuse=reuse)
+    return _make(model, "mcts", run, sims, time, rollouts, value, prior, playout, uct_c,
+                 retries, move_seconds, memory_mb, log, solver=solver, reuse=reuse)
 
 
 @register_agent("gt_ismcts")
 def make_gt_ismcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
-                   uct_c: float = 1.0, prior: bool = False) -> Agent:
+                   uct_c: float = 1.0, prior: bool = False, playout: str = "random") -> Agent:
     """ISMCTS on the reference model with its ground-truth inference (the upper bound)."""
     has_inference = model.has("resample_history") or model.has("resample_state")
     agent = make_ismcts(model, sims=sims, time=time, rollouts=rollouts, uct_c=uct_c,
-                        belief="model" if has_inference else "auto", prior=prior)
+                        belief="model" if has_inference else "auto", prior=prior,
+                        playout=playout)
     agent.name = "gt-ismcts"
     return agent
 
@@ -187,9 +194,9 @@ def make_gt_ismcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollo
 @register_agent("gt_mcts")
 def make_gt_mcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
                  uct_c: float = 1.0, solver: bool = True, reuse: bool = True,
-                 prior: bool = False) -> Agent:
+                 prior: bool = False, playout: str = "random") -> Agent:
     """MCTS-solver on the reference model (the upper bound for perfect-information games)."""
     agent = make_mcts(model, sims=sims, time=time, rollouts=rollouts, uct_c=uct_c,
-                      solver=solver, reuse=reuse, prior=prior)
+                      solver=solver, reuse=reuse, prior=prior, playout=playout)
     agent.name = "gt-mcts"
     return agent

@@ -9,7 +9,9 @@ Common settings (``ggp play --players ismcts:sims=1000:rollouts=10,random``):
   ``uct_c`` exploration in units of the game's utility range (1.0); ``sims=0:time=2``
   searches by time only;
 * ``prior=true`` (mcts, clairvoyant, ismcts, moismcts): PUCT with the model's
-  ``policy_prior(state, player)`` (:mod:`ggp.search.priors`);
+  ``policy_prior(state, player)`` (:mod:`ggp.search.priors`); with it, ``playout=prior``
+  also samples the rollouts' moves from the prior (informed playouts; ``random``, the
+  default, plays them uniformly);
 * ``solver`` (mcts, clairvoyant; true): the MCTS-solver; ``reuse`` (mcts, clairvoyant;
   true): keep the subtree of the state reached since the last move
   (:mod:`ggp.search.mcts`);
@@ -39,19 +41,33 @@ from ggp.core.errors import BeliefError, GGPError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory, State
 from ggp.search.cfr import CFRPlusSolver, info_key
-from ggp.search.evaluators import Evaluator, RandomRolloutEvaluator, ValueFunctionEvaluator
+from ggp.search.evaluators import (
+    Evaluator,
+    Playout,
+    RandomRolloutEvaluator,
+    ValueFunctionEvaluator,
+)
 from ggp.search.ismcts import ISMCTS
 from ggp.search.mcts import MCTS
 from ggp.search.pimc import PIMC
-from ggp.search.priors import Prior, model_prior
+from ggp.search.priors import GuardedPrior, as_guarded, model_prior
 
 
-def _evaluator(model: WorldModel, rollouts: int, value: bool) -> Evaluator:
+def _evaluator(model: WorldModel, rollouts: int, value: bool,
+               playout: str = "random", prior: GuardedPrior | None = None) -> Evaluator:
+    """Leaf values: the model's value function, or rollouts whose moves are random or
+    drawn from ``prior`` (``playout=prior``)."""
+    try:
+        informed = Playout.parse(playout) is Playout.PRIOR
+    except ValueError as exc:
+        raise GGPError(str(exc)) from None
     if value:
         if not model.has("value_function"):
             raise GGPError(f"{model.name} has no value_function; drop value=true.")
         return ValueFunctionEvaluator(model)
-    return RandomRolloutEvaluator(model, rollouts)
+    if informed and prior is None:
+        raise GGPError("playout=prior needs prior=true (a model with a policy_prior).")
+    return RandomRolloutEvaluator(model, rollouts, policy=prior if informed else None)
 
 
 def _budget(sims: int | None, time: float | None) -> dict:
@@ -241,47 +257,54 @@ class CFRAgent(Agent):
         return self.rng.choices(actions, weights=[probs[a] for a in actions])[0]
 
 
-def _prior(model: WorldModel, prior: bool) -> Prior | None:
-    """The model's ``policy_prior`` for ``prior=true`` (PUCT), None for ``prior=false``."""
+def _prior(model: WorldModel, prior: bool) -> GuardedPrior | None:
+    """The model's ``policy_prior`` for ``prior=true`` (PUCT), guarded; None for
+    ``prior=false``."""
     if not prior:
         return None
     found = model_prior(model)
     if found is None:
         raise GGPError(f"{model.name} has no policy_prior; drop prior=true.")
-    return found
+    return as_guarded(found, model.trusted)
 
 
 @register_agent("mcts")
 def make_mcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
               value: bool = False, uct_c: float = 1.0, solver: bool = True,
-              reuse: bool = True, prior: bool = False) -> MCTSAgent:
-    return MCTSAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c,
-                     solver=solver, reuse=reuse, prior=_prior(model, prior))
+              reuse: bool = True, prior: bool = False, playout: str = "random") -> MCTSAgent:
+    guided = _prior(model, prior)
+    return MCTSAgent(model, _evaluator(model, rollouts, value, playout, guided),
+                     _budget(sims, time), uct_c, solver=solver, reuse=reuse, prior=guided)
 
 
 @register_agent("clairvoyant")
 def make_clairvoyant(model: WorldModel, sims: int = 1000, time: float = 0.0,
                      rollouts: int = 10, value: bool = False, uct_c: float = 1.0,
                      solver: bool = True, reuse: bool = True,
-                     prior: bool = False) -> ClairvoyantAgent:
-    return ClairvoyantAgent(model, _evaluator(model, rollouts, value), _budget(sims, time),
-                            uct_c, solver=solver, reuse=reuse, prior=_prior(model, prior))
+                     prior: bool = False, playout: str = "random") -> ClairvoyantAgent:
+    guided = _prior(model, prior)
+    return ClairvoyantAgent(model, _evaluator(model, rollouts, value, playout, guided),
+                            _budget(sims, time), uct_c, solver=solver, reuse=reuse,
+                            prior=guided)
 
 
 @register_agent("ismcts")
 def make_ismcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
                 value: bool = False, uct_c: float = 1.0, belief: str = "auto",
-                pool: int = 0, prior: bool = False) -> ISMCTSAgent:
-    return ISMCTSAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c,
-                       belief, "single", pool, prior=_prior(model, prior))
+                pool: int = 0, prior: bool = False, playout: str = "random") -> ISMCTSAgent:
+    guided = _prior(model, prior)
+    return ISMCTSAgent(model, _evaluator(model, rollouts, value, playout, guided),
+                       _budget(sims, time), uct_c, belief, "single", pool, prior=guided)
 
 
 @register_agent("moismcts")
 def make_moismcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
                   value: bool = False, uct_c: float = 1.0, belief: str = "auto",
-                  pool: int = 0, prior: bool = False) -> ISMCTSAgent:
-    return ISMCTSAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c,
-                       belief, "multiple", pool, prior=_prior(model, prior))
+                  pool: int = 0, prior: bool = False,
+                  playout: str = "random") -> ISMCTSAgent:
+    guided = _prior(model, prior)
+    return ISMCTSAgent(model, _evaluator(model, rollouts, value, playout, guided),
+                       _budget(sims, time), uct_c, belief, "multiple", pool, prior=guided)
 
 
 @register_agent("pimc")

@@ -33,7 +33,7 @@ from ggp.core.model import WorldModel, random_walk
 from ggp.core.protocol import ObsActionHistory, State
 from ggp.cwm.purity import ImpureModel, audit_playout, probe, snapshot
 from ggp.sandbox.hosted import load_guarded
-from ggp.search.evaluators import RandomRolloutEvaluator, ValueFunctionEvaluator
+from ggp.search.evaluators import Playout, RandomRolloutEvaluator, ValueFunctionEvaluator
 from ggp.search.ismcts import ISMCTS
 from ggp.search.mcts import MCTS
 from ggp.search.priors import GuardedPrior
@@ -126,8 +126,6 @@ class _Planner:
         else:
             sampler = make_sampler(model, "generic")
         self.sampler = HeldStates(sampler) if model.trusted else sampler
-        evaluator = (ValueFunctionEvaluator(model) if handler.use_value
-                     else RandomRolloutEvaluator(model, handler.rollouts))
         self.handler = handler
         budget = {"simulations": handler.sims or (None if handler.time else 1000),
                   "time_limit": handler.time or None}
@@ -135,6 +133,10 @@ class _Planner:
         # search node holds the original), and its failures fall back to uniform, counted
         prior = (GuardedPrior(model.namespace.policy_prior, copy_state=True)
                  if handler.use_prior else None)
+        evaluator = (ValueFunctionEvaluator(model) if handler.use_value
+                     else RandomRolloutEvaluator(
+                         model, handler.rollouts,
+                         policy=prior if handler.playout is Playout.PRIOR else None))
         if handler.planner == "ismcts":
             self.search: ISMCTS | MCTS = ISMCTS(model, self.sampler, evaluator,
                                                 uct_c=handler.uct_c, rng=handler.rng,
@@ -190,6 +192,14 @@ class AgentHandler:
         self.retries = int(init.get("retries", 10))
         self.use_value = bool(init.get("value", False))
         self.use_prior = bool(init.get("prior", False))
+        # rollouts follow the prior when one is used (and no value function replaces
+        # them), unless the spec says playout=random: the prior duel measures this default
+        playout = str(init.get("playout", "auto") or "auto")
+        if playout == "auto":
+            playout = "prior" if self.use_prior else "random"
+        self.playout = Playout.parse(playout)
+        if self.playout is Playout.PRIOR and not self.use_prior:
+            raise GGPError("playout=prior needs a policy prior (prior=auto|FILE)")
         self.solver = bool(init.get("solver", True))
         self.reuse = bool(init.get("reuse", True))
         self.copies = ""  # why the model is copied; "" while it runs without copies

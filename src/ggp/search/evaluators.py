@@ -11,16 +11,36 @@ back these vectors up, so n-player and general-sum games need nothing special.
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
+from enum import Enum
 from collections.abc import Callable
 
 from ggp.core.errors import ModelError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import TERMINAL, State
 from ggp.search.ops import ops_for
+from ggp.search.priors import GuardedPrior, sample_from
 
 ValueVector = list[float]
+
+
+class Playout(str, Enum):
+    """How the players move in a rollout: uniformly at random, or by the policy prior
+    (an *informed* playout, see :class:`RandomRolloutEvaluator`)."""
+
+    RANDOM = "random"
+    PRIOR = "prior"
+
+    @classmethod
+    def parse(cls, text: str) -> Playout:
+        """The choice named ``text``; a one-line error naming the choices otherwise."""
+        try:
+            return cls(str(text).lower())
+        except ValueError:
+            raise ValueError(f"playout must be one of {', '.join(c.value for c in cls)}, "
+                             f"not {text!r}") from None
 
 
 class Evaluator(ABC):
@@ -34,18 +54,29 @@ class Evaluator(ABC):
 
 
 class RandomRolloutEvaluator(Evaluator):
-    """Average return of ``n_rollouts`` uniformly random playouts (chance by its odds).
+    """Average return of ``n_rollouts`` playouts (chance by its odds); the players move
+    uniformly at random, or, with ``policy``, by a policy prior's probabilities.
 
     ``max_steps`` bounds a playout: a model that never terminates raises
     :class:`~ggp.core.errors.ModelError` instead of hanging the planner.
+
+    ``policy`` (a :class:`~ggp.search.priors.GuardedPrior`) makes the playouts *informed*:
+    where random play is a poor model of the players (a random bargainer accepts nothing
+    worth having, so the searcher agrees to anything), a prior that knows what a sensible
+    player does gives leaf values that mean something. It costs one prior call per move
+    of a playout. An untrusted prior gets a copy of the playout's first state (which a
+    search node may hold) and the later states as they are: they belong to the playout.
     """
 
-    def __init__(self, model: WorldModel, n_rollouts: int = 10, max_steps: int = 10_000) -> None:
+    def __init__(self, model: WorldModel, n_rollouts: int = 10, max_steps: int = 10_000,
+                 policy: GuardedPrior | None = None) -> None:
         if n_rollouts < 1:
             raise ValueError("n_rollouts must be at least 1")
         self.ops = ops_for(model)
         self.n_rollouts = n_rollouts
         self.max_steps = max_steps
+        self.policy = policy
+        self._copy_first = policy is not None and policy.copy_state
 
     def evaluate(self, state: State, rng: random.Random) -> ValueVector:
         total = self._playouts(state, rng, self.n_rollouts)
@@ -61,17 +92,21 @@ class RandomRolloutEvaluator(Evaluator):
         ops = self.ops
         current_player, legal_actions, apply = ops.current_player, ops.legal_actions, ops.apply
         rewards, random, sample_chance = ops.rewards, rng.random, ops.sample_chance
-        n, max_steps = ops.num_players, self.max_steps
+        n, max_steps, policy = ops.num_players, self.max_steps, self.policy
         total = [0.0] * n
         zero = [0.0] * n  # `r != zero` is `any(r)` without a call
         start = state
         for _ in range(count):
-            state = start
+            state = copy.deepcopy(start) if self._copy_first else start
             for _ in range(max_steps):
                 player = current_player(state)
                 if player >= 0:  # the usual case first: one comparison
                     legal = legal_actions(state)
-                    action = legal[int(random() * len(legal))]  # faster than rng.choice
+                    if policy is None:
+                        action = legal[int(random() * len(legal))]  # faster than rng.choice
+                    else:
+                        action = sample_from(policy(state, player, legal, copy_state=False),
+                                             random())
                 elif player == TERMINAL:
                     break
                 else:

@@ -45,11 +45,15 @@ class GuardedPrior:
         self.errors = 0
         self.last_error = ""
 
-    def __call__(self, state: State, player: int, legal: Sequence[Action]) -> dict[Action, float]:
+    def __call__(self, state: State, player: int, legal: Sequence[Action], *,
+                 copy_state: bool | None = None) -> dict[Action, float]:
+        """``{legal action: probability}``; ``copy_state`` overrides the constructor's
+        setting for this call (a playout hands over states no search node holds)."""
         self.calls += 1
         uniform = 1.0 / len(legal)
+        copying = self.copy_state if copy_state is None else copy_state
         try:
-            weights = self.fn(copy.deepcopy(state) if self.copy_state else state, player)
+            weights = self.fn(copy.deepcopy(state) if copying else state, player)
             if not isinstance(weights, Mapping):
                 raise TypeError(f"the prior returned {type(weights).__name__}, not a dict")
             raw = []
@@ -68,6 +72,17 @@ class GuardedPrior:
             return {a: uniform for a in legal}
         keep, spread = (1.0 - self.floor) / total, self.floor * uniform
         return {a: keep * w + spread for a, w in zip(legal, raw)}
+
+
+def sample_from(probs: Mapping[Action, float], u: float) -> Action:
+    """The action at cumulative probability ``u`` in ``[0, 1)`` (the last one when rounding
+    leaves ``u`` past the total)."""
+    last = None
+    for last, p in probs.items():
+        u -= p
+        if u < 0.0:
+            return last
+    return last
 
 
 def model_prior(model: WorldModel) -> Prior | None:

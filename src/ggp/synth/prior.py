@@ -64,8 +64,12 @@ def policy_prior(state: State, player_id: int) -> dict[Action, float]:
     more promising moves. Every key must be one of get_legal_actions(state). Weights
     need not sum to 1 (the search normalizes them), they must not all be 0, and a legal
     action left out counts as weight 0, so the search may never try it: give every move
-    that is not clearly bad a small positive weight. It must be fast: a tree search calls
-    it once for every new node, thousands of times per move."""
+    that is not clearly bad a small positive weight. The search also plays games out to
+    the end by drawing every player's moves from these weights, so they should describe
+    how a sensible player actually plays, for every player and at every stage (when to
+    accept, when to decline, what to go for), not only the single best move. It must be
+    fast: a search calls it for every new node and every move of a playout, tens of
+    thousands of times per move."""
 '''
 
 #: How many sampled decision points the prompt shows, and how much of each.
