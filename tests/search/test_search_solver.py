@@ -222,3 +222,29 @@ def test_wrong_metadata_bounds_switch_the_bound_rules_off():
         assert not mcts.bounds_ok
         for _ in range(3):  # from then on only the exhaustive rule proves: the 3 is taken
             assert mcts.choose(mcts.search(state)) == "three"
+
+
+def test_the_shallow_prover_agrees_with_brute_force():
+    """ShallowProver(3 plies) finds exactly the moves the brute-force search finds."""
+    from ggp.search.ops import ops_for
+    from ggp.search.tactics import ShallowProver
+
+    model, state = play("generalized_tic_tac_toe",
+                        "x(2,2) o(3,3) x(2,3) o(2,4) x(4,2)".split())
+    prover = ShallowProver(ops_for(model), 1.0, steps=100_000)
+    for reply in ["o(3,4)", "o(1,2)", "o(5,2)", "o(1,4)", "o(3,2)"]:
+        after = model.apply(state, reply)
+        assert prover.forces(after, 0, 3, [0.0, 0.0]) == bool(wins_within(model, after, 3))
+
+
+def test_the_move_played_is_never_a_three_ply_loss_when_another_move_is_not():
+    """O to move where o(3,2) (the block) is the only move that does not lose in three
+    plies to a double threat: a small search that does not prove every other move lost
+    still plays a move that survives the shallow check."""
+    model, state = play("generalized_tic_tac_toe",
+                        "x(2,2) o(3,3) x(2,3) o(2,4) x(4,2)".split())
+    for seed in range(3):
+        mcts = MCTS(model, RandomRolloutEvaluator(model, 1), simulations=300,
+                    rng=random.Random(seed))
+        move = mcts.choose(mcts.search(state))
+        assert not wins_within(model, model.apply(state, move), 3), move

@@ -65,6 +65,7 @@ from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, Action, State, canonical_json
 from ggp.search.evaluators import Evaluator, as_evaluator
 from ggp.search.ops import ops_for
+from ggp.search.tactics import OutOfBudget, ShallowProver
 from ggp.search.priors import GuardedPrior, Prior, as_guarded
 
 #: How many plies below the previous root a reused root is looked for, and how many
@@ -171,6 +172,12 @@ class MCTS:
         self.last_proven = False
         self._tree: Node | None = None  # the last search's root, for reuse
         self._offset: list[float] = [0.0] * self.ops.num_players
+        #: the blunder check of :meth:`_safe_choice`: plies of the shallow proof (0: off),
+        #: how many candidate moves it may pass over; only where an opponent's best
+        #: return is the mover's worst (two-player zero-sum games)
+        self.check_plies = 3 if meta.num_players == 2 and meta.zero_sum else 0
+        self.check_moves = 8
+        self._prover = ShallowProver(self.ops, self.max_utility)
 
     # ------------------------------------------------------------------ public
     def search(self, state: State, rewards_before: Sequence[float] | None = None) -> Node:
@@ -215,8 +222,9 @@ class MCTS:
 
     def choose(self, root: Node) -> Action:
         """The most visited root action (ties: higher mean for the mover), except that a
-        proven root plays a child that proves it and proven children that a sibling is
-        known to beat are never chosen (:meth:`_dominated`)."""
+        proven root plays a child that proves it, proven children that a sibling is
+        known to beat are never chosen (:meth:`_dominated`), and with the solver an
+        unproven move is checked for a short forced loss first (:meth:`_safe_choice`)."""
         if not root.children:
             raise ValueError("the root has no children: search a non-terminal decision state")
         player = root.player
@@ -224,14 +232,63 @@ class MCTS:
             value = root.after()[player]
             items = [(a, c) for a, c in root.children.items()
                      if c.proven is not None and c.proven[player] >= value - self.eps]
-        elif self.solver and root.solved:
+        elif self.solver:
             items = [(a, c) for a, c in root.children.items()
                      if c.proven is None or not self._dominated(root, c)]
         else:
             items = list(root.children.items())
         if not items:  # every expanded move is a proven loss: try one not expanded yet
             return root.untried[-1]
-        return max(items, key=lambda item: (item[1].visits, item[1].mean(player)))[0]
+        ranked = sorted(items, key=lambda item: (item[1].visits, item[1].mean(player)),
+                        reverse=True)
+        if self.solver and root.proven is None:
+            return self._safe_choice(root, ranked)
+        return ranked[0][0]
+
+    def _safe_choice(self, root: Node, ranked: list[tuple[Action, Node]]) -> Action:
+        """The first of ``ranked`` (the root's moves, best first) that is not a short
+        forced loss: an unproven move after which an opponent forces the worst return
+        within :attr:`check_plies` plies (:class:`~ggp.search.tactics.ShallowProver`)
+        is passed over, for at most :attr:`check_moves` moves.
+
+        When every move checked is such a loss, a proven loss that kept a higher mean
+        is played instead, if there is one: a move the search preferred until late,
+        whose refutation is deep, is a better practical chance against an opponent who
+        may not find it than a loss in three plies (a proven loss stops being visited,
+        so its statistics stay those it had before the proof)."""
+        bounds = self._bounds(root)
+        if bounds is None or self.check_plies <= 0:
+            return ranked[0][0]
+        player, n = root.player, self.ops.num_players
+        received = [o + (root.path[i] if root.path else 0.0) for i, o in enumerate(self._offset)]
+        checked = 0
+        for action, child in ranked:
+            if child.proven is not None or checked >= self.check_moves:
+                return action
+            checked += 1
+            after = ([r + g for r, g in zip(received, child.reward)] if child.reward
+                     else received)
+            if not self._opponent_forces(child.state, player, n, after):
+                return action
+        deep = [(a, c) for a, c in root.children.items()
+                if c.proven is not None and c.visits and c.proven[player] <= bounds[0] + self.eps]
+        if deep:
+            return max(deep, key=lambda item: (item[1].mean(player), item[1].visits))[0]
+        return ranked[0][0]
+
+    def _opponent_forces(self, state: State, player: int, n: int,
+                         received: list[float]) -> bool:
+        """Whether some opponent of ``player`` forces its best return from ``state``
+        within :attr:`check_plies` plies (False when unknown: out of budget)."""
+        for other in range(n):
+            if other == player:
+                continue
+            try:
+                if self._prover.forces(state, other, self.check_plies, received):
+                    return True
+            except OutOfBudget:
+                return False
+        return False
 
     @property
     def prior_errors(self) -> int:
