@@ -194,9 +194,11 @@ class Snapshot:
     error: str | None = None  # the call that failed, and how
 
 
-def replay(box: CallBox, actions: list[Any], *, seconds: float = 60.0) -> list[Snapshot]:
+def replay(box: CallBox, actions: list[Any], *, seconds: float = 60.0,
+           start: Any = None) -> list[Snapshot]:
     """The snapshots of the states along ``actions`` (one more than moves made; fewer when
-    the model fails: the last snapshot then carries the error)."""
+    the model fails: the last snapshot then carries the error), from the initial state
+    or from the state ``start`` (a JSON value handed to the model as it is)."""
     snapshots: list[Snapshot] = []
     done = 0
     first = True
@@ -205,7 +207,8 @@ def replay(box: CallBox, actions: list[Any], *, seconds: float = 60.0) -> list[S
         steps: list[dict[str, Any]] = []
         calls: list[str] = []
         if first:
-            steps += [step("INITIAL_STATE", keep="s"), *_probes()]
+            steps += [step("INITIAL_STATE", keep="s") if start is None
+                      else step("=", lit(start), keep="s"), *_probes()]
             calls += ["INITIAL_STATE", *_PROBE_CALLS]
         for action in chunk:
             steps += [step("apply_action", slot("s"), lit(action), keep="s"), *_probes()]
@@ -216,6 +219,38 @@ def replay(box: CallBox, actions: list[Any], *, seconds: float = 60.0) -> list[S
             return snapshots
         done += len(chunk)
         first = False
+    return snapshots
+
+
+def local_replay(model: Any, actions: list[Any], *, start: Any = None) -> list[Snapshot]:
+    """:func:`replay` on a trusted model in this process (a
+    :class:`~ggp.core.model.WorldModel`, e.g. ggp's GDL reasoner), so that it can be
+    compared with a boxed program by :func:`first_difference`. Values are turned into
+    plain JSON as a box's answers are."""
+    snapshots: list[Snapshot] = []
+    call = "INITIAL_STATE"
+    try:
+        state = model.initial_state() if start is None else json.loads(json.dumps(start))
+        for index in range(len(actions) + 1):
+            call = "get_current_player(state)"
+            player = model.current_player(state)
+            chance = None
+            if player == CHANCE:
+                call = "get_chance_outcomes(state)"
+                chance = [[a, p] for a, p in model.chance_outcomes(state)]
+            call = "get_legal_actions(state)"
+            legal = list(model.legal_actions(state))
+            call = "get_rewards(state)"
+            rewards = list(model.rewards(state))
+            call = "get_observations(state)"
+            observations = json.loads(json.dumps(model.observations(state)))
+            snapshots.append(Snapshot(player, legal, rewards, observations, chance))
+            if index < len(actions):
+                call = f"apply_action(state, {actions[index]!r})"
+                state = model.apply(state, actions[index])
+    except Exception as exc:  # noqa: BLE001 - a failing call is a snapshot, as in a box
+        snapshots.append(Snapshot(None, None, None, None,
+                                  error=f"{call}: {type(exc).__name__}: {exc}"[:400]))
     return snapshots
 
 
@@ -489,5 +524,5 @@ def _first_playout_mismatch(seeds: list[int], a: Any, b: Any) -> str:
 
 __all__ = ["DifferentialError", "DifferentialReport", "Divergence", "Snapshot",
            "SpeedReport", "compare_models", "default_limits", "first_difference",
-           "measure_speed", "open_box", "random_trajectories", "replay",
+           "local_replay", "measure_speed", "open_box", "random_trajectories", "replay",
            "search_trajectories"]
