@@ -81,3 +81,21 @@ def test_the_command_line_takes_a_gdl_file(tmp_path, monkeypatch, capsys):
     assert main(["synth", str(tmp_path / "missing.kif")]) == 2
     assert "No such GDL file" in " ".join(capsys.readouterr().err.split())
     assert main(["synth", str(KIF), "--rules", str(KIF)]) == 2
+
+
+def test_a_gdl_ii_description_is_synthesized_with_its_inference_function(tmp_path):
+    task = reference_task(str(FIXTURES / "coin.gdl"), games=3, seed=0)
+    assert "GDL-II" in task.rules and "the guesser learns the coin" in task.rules
+    first = task.train.trajectories[0].steps[1]  # after nature's toss
+    assert first.observations == [{"role": "guesser", "step": 1,
+                                   "history": [["noop", []]], "pending": {}}]
+    good = fixture("coin_cwm.py")
+    # leaves nature's toss out of the history it samples
+    blind = mutate(good, ('return [f"(toss {side})", *own]', "return own"))
+    fake = ScriptedLLM([answer(blind), answer(good)])
+    meta = synthesize(tmp_path / "run", task, fake, Settings(max_calls=2, inference=True),
+                      backend=SCRIPTED, test_games=6, test_players=["random"])
+    tree = json.loads((tmp_path / "run" / "tree.json").read_text())["nodes"]
+    assert tree[0]["by_kind"]["inference"][0] < tree[0]["by_kind"]["inference"][1]
+    assert meta["status"] == "solved" and meta["gdl"]["gdl_ii"] is True
+    assert meta["test"]["accuracy"] == 1.0 and meta["test"]["inference_accuracy"] == 1.0
