@@ -42,7 +42,8 @@ def serve(
     from ggp.ggpnet.transport import GGPServer
 
     logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING)
-    player = GGPPlayer(name, make_chooser(chooser, seed, compiled), margin=margin, seed=seed,
+    moves = make_chooser(chooser, seed, compiled)
+    player = GGPPlayer(name, moves, margin=margin, seed=seed,
                        budget=replace(START_BUDGET, memory_mb=memory_mb))
     end = time.monotonic() + max_seconds
     with GGPServer(player.handle, host, port, allowed_origins=tuple(allow_origin)) as server:
@@ -57,6 +58,13 @@ def serve(
         finally:
             player.close()
     console.print(f"stopped after {player.matches_ended} match(es)")
+    for number, record in enumerate(getattr(moves, "report", []), 1):
+        divergence = record["divergence"]
+        console.print(
+            f"match {number}: {record['compiled_moves']} of {record['decisions']} decisions "
+            f"planned on the compiled model ({record['checked']} states checked against the "
+            "reasoner)" + (f"; diverged at decision {divergence['decision']}: "
+                           f"{divergence['reason']}" if divergence else ""), highlight=False)
 
 
 def manage(
