@@ -95,3 +95,29 @@ def test_the_compiled_chooser_needs_a_model():
         make_chooser("compiled", 0)
     with pytest.raises(GGPError, match="No code world model"):
         make_chooser("compiled", 0, compiled="/nonexistent/model.py")
+
+
+COIN_RULES = " ".join(re.sub(r";.*", "", (FIXTURES / "coin.gdl").read_text()).split())
+COIN = (FIXTURES / "coin_cwm.py").read_text()
+
+
+@pytest.mark.parametrize("code, planned", [
+    (COIN, True),
+    # the guesser is told "saw" where the game says "fell": its observations differ
+    (COIN.replace('f"(fell {coin})"', 'f"(saw {coin})"'), False),
+])
+def test_gdl_ii_roots_come_from_the_players_hypotheses(tmp_path, code, planned):
+    program = tmp_path / "coin.py"
+    program.write_text(code)
+    chooser = CompiledChooser(program, seed=0)
+    player = GGPPlayer("compiled", chooser, margin=0.2, seed=0)
+    try:
+        assert player.handle(f"(START c guesser ({COIN_RULES}) 30 2)") == (200, "ready")
+        assert player.handle("(PLAY c 0 NIL NIL)") == (200, "noop")  # nature tosses
+        status, move = player.handle("(PLAY c 1 noop NIL)")
+        assert status == 200 and move in ("(call heads)", "(call tails)")
+    finally:
+        player.close()
+    [record] = chooser.report
+    assert (record["compiled_moves"] == 1) is planned
+    assert planned or "observations differ" in record["divergence"]["reason"]
