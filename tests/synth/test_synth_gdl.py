@@ -99,3 +99,26 @@ def test_a_gdl_ii_description_is_synthesized_with_its_inference_function(tmp_pat
     assert tree[0]["by_kind"]["inference"][0] < tree[0]["by_kind"]["inference"][1]
     assert meta["status"] == "solved" and meta["gdl"]["gdl_ii"] is True
     assert meta["test"]["accuracy"] == 1.0 and meta["test"]["inference_accuracy"] == 1.0
+
+
+def test_a_compiled_program_agrees_with_the_reasoner_under_the_differential_comparison():
+    from ggp.synth.differential import first_difference, local_replay, open_box, replay
+    from ggp.synth.trajectories import collect
+
+    reasoner = reference_task(str(KIF), games=1).ground_truth
+    games = [[s.action for s in t.steps if s.action is not None]
+             for t in collect(reasoner, games=12, seed=5).trajectories]
+    good = open_box(fixture("take_two_cwm.py"))
+    wrong = open_box(mutate(fixture("take_two_cwm.py"), ('f"(took {mover})"', '"(took x)"')))
+    try:
+        for actions in games:  # from the start, and from the state after the first move
+            for start, moves in ((None, actions), (reasoner.apply(
+                    reasoner.initial_state(), actions[0]), actions[1:])):
+                truth = local_replay(reasoner, moves, start=start)
+                assert first_difference(truth, replay(good, moves, start=start)) is None
+        ply, what, *_ = first_difference(local_replay(reasoner, games[0]),
+                                         replay(wrong, games[0]))
+        assert ply == 1 and what in ("rewards", "observations")  # the first move
+    finally:
+        good.close()
+        wrong.close()

@@ -30,6 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, canonical_json
 from ggp.ggpnet.choosers import Chooser, Decision, SearchChooser, Stopped
@@ -106,6 +107,8 @@ class CompiledChooser(Chooser):
                         return move
             except SandboxFailure as failure:
                 reason = f"the compiled model's box failed ({failure.kind})"
+            except GGPError as exc:  # e.g. no sandbox on this machine
+                reason = f"the compiled model cannot be run here: {exc}"
             self._diverged(record, reason)
         return self.fallback.choose(decision, deadline, stop)
 
