@@ -122,3 +122,25 @@ def test_a_compiled_program_agrees_with_the_reasoner_under_the_differential_comp
     finally:
         good.close()
         wrong.close()
+
+
+def test_the_differential_test_takes_the_reasoner_as_the_original():
+    from ggp.synth.differential import compare_models, measure_speed, open_box
+
+    reasoner = reference_task(str(KIF), games=1).ground_truth
+    good = open_box(fixture("take_two_cwm.py"))
+    wrong = open_box(mutate(fixture("take_two_cwm.py"), (
+        "100.0 if role == winner else 0.0", "0.0 if role == winner else 100.0")))
+    try:
+        report = compare_models(reasoner, good, random_count=40, seed=1,
+                                extra=[("search", ["(take 1)", "(take 1)"])])
+        assert report.identical and report.by_source == {"random": [40, 40],
+                                                         "search": [1, 1]}
+        assert measure_speed(reasoner, good, playouts=20, rounds=1).same_playouts
+        report = compare_models(reasoner, wrong, random_count=40, seed=1)
+        assert report.agreed == 0 and report.first_divergence.what == "rewards"
+        speed = measure_speed(reasoner, wrong, playouts=20, rounds=1)
+        assert not speed.same_playouts and "playout seed" in speed.mismatch
+    finally:
+        good.close()
+        wrong.close()
