@@ -1,12 +1,15 @@
 """GDL descriptions as a synthesis source: ``ggp synth game.kif`` (issue 33, item 1).
 
-Every answer here is SCRIPTED (``fixtures/take_two_cwm.py``, written by hand for these
-tests, and mutated copies of it), never a model's work."""
+Every answer here is SCRIPTED (``fixtures/take_two_cwm.py``, ``coin_cwm.py`` and
+``tictactoe_kif_cwm.py``, written by hand for these tests, and mutated copies of them),
+never a model's work."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from synth_fakes import FIXTURES, answer, fixture, mutate
 
 from ggp.cli.main import main
@@ -144,3 +147,16 @@ def test_the_differential_test_takes_the_reasoner_as_the_original():
     finally:
         good.close()
         wrong.close()
+
+
+def test_the_representation_note_is_enough_for_a_corpus_game(tmp_path):
+    """A program written from ticTacToe.kif and the note alone passes every test (the
+    test also fails if the adapter's representation changes under the note)."""
+    kif = Path("/work/shared/gdl/perfect/ticTacToe.kif")
+    if not kif.is_file():
+        pytest.skip("GDL corpus not available")
+    meta = synthesize(tmp_path / "run", reference_task(str(kif), games=3),
+                      ScriptedLLM([answer(fixture("tictactoe_kif_cwm.py"))]),
+                      Settings(max_calls=1), backend=SCRIPTED, test_games=10,
+                      test_players=["random"])
+    assert meta["status"] == "solved" and meta["test"]["accuracy"] == 1.0
