@@ -15,7 +15,9 @@ For each pair (original, compiled), both programs are loaded in sandbox boxes
 Pairs: by default the reference games sped up in issue 33 (their earlier code is kept in
 ``tests/synth/fixtures/*_slow.py``, the compiled one is the module in ``src/ggp/games``);
 any ``ggp synth --faster`` folder given on the command line adds its ``original.py`` and
-``faster.py``.
+``faster.py``, and any ``ggp synth game.kif`` folder its GDL description (the original is
+ggp's reasoner, run in this process: walked, replayed and timed here, its search games
+played here) and its ``cwm.py``.
 
 Run:  python bench/compile_speed.py [RUN_DIR ...] [--trajectories 1000] [--search-games 20]
           [--playouts 200] [--rounds 3] [--no-defaults] [--json FILE]
@@ -34,6 +36,8 @@ from ggp.synth.differential import (
     open_box,
     search_trajectories,
 )
+from ggp.synth.gdl_source import is_gdl_spec, load_gdl_truth
+from ggp.synth.run import GDL_SOURCE
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "synth" / "fixtures"
@@ -44,15 +48,31 @@ DEFAULT_PAIRS = [
 ]
 
 
+def _reasoner_search_games(reasoner, args: argparse.Namespace) -> list[list]:
+    """Games of MCTS players on the reasoner (trusted: played in this process)."""
+    from ggp.synth.trajectories import collect
+
+    players = [f"mcts:sims={args.search_sims}:rollouts=1"] * reasoner.num_players
+    games = collect(reasoner, games=args.search_games, seed=args.seed, players=players)
+    return [[s.action for s in t.steps if s.action is not None] for t in games.trajectories]
+
+
 def bench_pair(name: str, original: Path, compiled: Path, args: argparse.Namespace) -> dict:
-    code_a = original.read_text(encoding="utf-8")
+    gdl = is_gdl_spec(str(original))
     code_b = compiled.read_text(encoding="utf-8")
     extra = []
-    if args.search_games:
-        games = search_trajectories(code_a, games=args.search_games, seed=args.seed,
-                                    players=[f"mcts:sims={args.search_sims}:rollouts=1"])
-        extra = [("search", g) for g in games]
-    box_a, box_b = open_box(code_a, what="original"), open_box(code_b, what="compiled")
+    if gdl:  # the reasoner is the original
+        box_a = load_gdl_truth(original)
+        if args.search_games:
+            extra = [("search", g) for g in _reasoner_search_games(box_a, args)]
+    else:
+        code_a = original.read_text(encoding="utf-8")
+        if args.search_games:
+            games = search_trajectories(code_a, games=args.search_games, seed=args.seed,
+                                        players=[f"mcts:sims={args.search_sims}:rollouts=1"])
+            extra = [("search", g) for g in games]
+        box_a = open_box(code_a, what="original")
+    box_b = open_box(code_b, what="compiled")
     try:
         started = time.perf_counter()
         diff = compare_models(box_a, box_b, random_count=args.trajectories, seed=args.seed,
@@ -61,7 +81,8 @@ def bench_pair(name: str, original: Path, compiled: Path, args: argparse.Namespa
         speed = measure_speed(box_a, box_b, playouts=args.playouts, rounds=args.rounds,
                               seed=args.seed)
     finally:
-        box_a.close()
+        if not gdl:
+            box_a.close()
         box_b.close()
     return {"model": name, "original": str(original), "compiled": str(compiled),
             "original_playouts_per_s": speed.original,
@@ -89,11 +110,19 @@ def main() -> None:
     pairs = [] if args.no_defaults else list(DEFAULT_PAIRS)
     for run in args.runs:
         folder = Path(run)
+        try:
+            meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            raise SystemExit(f"{folder} is not a ggp synth run folder (no metadata.json)")
+        label = f"{meta.get('game', folder.name)} ({folder.name})"
+        if meta.get("source") == GDL_SOURCE:  # compiled from a GDL description
+            if not (folder / "cwm.py").is_file():
+                raise SystemExit(f"{folder} holds no cwm.py (nothing was synthesized)")
+            pairs.append((label, folder / meta["gdl"]["file"], folder / "cwm.py"))
+            continue
         if not (folder / "faster.py").is_file():
             raise SystemExit(f"{folder} holds no faster.py (no candidate was kept)")
-        meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
-        pairs.append((f"{meta.get('game', folder.name)} ({folder.name})",
-                      folder / "original.py", folder / "faster.py"))
+        pairs.append((label, folder / "original.py", folder / "faster.py"))
     print(f"{args.trajectories} random + {args.search_games} MCTS games replayed per model; "
           f"{args.playouts} playouts x {args.rounds} rounds timed (median)")
     print(f"{'model':32} {'orig/s':>9} {'comp/s':>9} {'ratio':>7} {'agree':>12}  note")

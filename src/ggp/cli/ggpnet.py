@@ -16,7 +16,12 @@ def serve(
     port: int = typer.Option(9147, help="TCP port (0: let the OS choose)."),
     host: str = typer.Option("127.0.0.1", help="Address to bind; loopback by default."),
     name: str = typer.Option("ggp-python", help="Player name reported to INFO."),
-    chooser: str = typer.Option("search", help="Move chooser: search (MCTS/ISMCTS) or random."),
+    chooser: str = typer.Option("search", help="Move chooser: search (MCTS/ISMCTS), random, "
+                                "or compiled (search on --compiled, checked against the "
+                                "reasoner)."),
+    compiled: str = typer.Option(None, help="The compiled model of the game the compiled "
+                                 "chooser plans on: a ggp synth run folder (its cwm.py) or a "
+                                 ".py file (docs/compile.md)."),
     margin: float = typer.Option(0.3, help="Seconds kept in reserve before each clock ends."),
     seed: int = typer.Option(None, help="Random seed."),
     max_seconds: float = typer.Option(3600.0, help="Exit after this many seconds."),
@@ -37,7 +42,8 @@ def serve(
     from ggp.ggpnet.transport import GGPServer
 
     logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING)
-    player = GGPPlayer(name, make_chooser(chooser, seed), margin=margin, seed=seed,
+    moves = make_chooser(chooser, seed, compiled)
+    player = GGPPlayer(name, moves, margin=margin, seed=seed,
                        budget=replace(START_BUDGET, memory_mb=memory_mb))
     end = time.monotonic() + max_seconds
     with GGPServer(player.handle, host, port, allowed_origins=tuple(allow_origin)) as server:
@@ -52,6 +58,13 @@ def serve(
         finally:
             player.close()
     console.print(f"stopped after {player.matches_ended} match(es)")
+    for number, record in enumerate(getattr(moves, "report", []), 1):
+        divergence = record["divergence"]
+        console.print(
+            f"match {number}: {record['compiled_moves']} of {record['decisions']} decisions "
+            f"planned on the compiled model ({record['checked']} states checked against the "
+            "reasoner)" + (f"; diverged at decision {divergence['decision']}: "
+                           f"{divergence['reason']}" if divergence else ""), highlight=False)
 
 
 def manage(

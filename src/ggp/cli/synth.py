@@ -19,9 +19,10 @@ from ggp.cli.output import console
 
 def synth(
     target: Optional[list[str]] = typer.Argument(
-        None, help="A registered game or a .py model file (its code is the ground truth: "
-        "training and held-out games are recorded from it, in a sandbox), or "
-        "'show RUN_DIR' to inspect a run."),
+        None, help="A registered game, a .py model file (its code is the ground truth: "
+        "training and held-out games are recorded from it, in a sandbox) or a GDL / GDL-II "
+        "description (.kif, .gdl: the rules are its text, the games come from ggp's "
+        "reasoner), or 'show RUN_DIR' to inspect a run."),
     rules: Optional[Path] = typer.Option(None, help="Rules text file of your own game "
                                          "(for a .py model file: instead of its RULES)."),
     trajectories: Optional[Path] = typer.Option(
@@ -94,6 +95,8 @@ def synth(
       ggp synth tic_tac_toe --backend openai --model gpt-4o-mini
 
       ggp synth examples/games/nim.py --backend exchange --exchange-dir prompts/
+
+      ggp synth /work/shared/gdl/perfect/ticTacToe.kif --backend exchange --exchange-dir prompts/
 
       ggp synth --rules my_game.txt --trajectories my_game.jsonl --backend exchange
       --exchange-dir prompts/

@@ -61,6 +61,13 @@ class Chooser(ABC):
     def choose(self, decision: Decision, deadline: float, stop: threading.Event) -> str:
         """A move from ``decision.legal``; may raise :class:`Stopped`."""
 
+    def prepare(self, model: WorldModel) -> None:
+        """Called during a match's start clock with the game's world model (choosers
+        that need to start something do it here)."""
+
+    def close(self) -> None:
+        """Release what the chooser holds (the player is shutting down)."""
+
 
 class RandomChooser(Chooser):
     """A uniformly random legal move."""
@@ -104,11 +111,21 @@ class SearchChooser(Chooser):
         return move
 
 
-def make_chooser(name: str, seed: int | None = None) -> Chooser:
-    """A chooser by name: ``random`` or ``search``."""
+def make_chooser(name: str, seed: int | None = None, compiled: str | None = None) -> Chooser:
+    """A chooser by name: ``random``, ``search`` or ``compiled`` (search on the compiled
+    model ``compiled``, a synthesis run folder or a ``.py`` file, checked against the
+    reasoner: :mod:`ggp.ggpnet.compiled`)."""
+    if name == "compiled":
+        if not compiled:
+            raise GGPError("The compiled chooser needs --compiled RUN_DIR|MODEL.py (a "
+                           "synthesized model of the game, e.g. from ggp synth game.kif).")
+        from ggp.ggpnet.compiled import CompiledChooser
+
+        return CompiledChooser(compiled, seed)
     choosers = {"random": RandomChooser, "search": SearchChooser}
     if name not in choosers:
-        raise GGPError(f"Unknown chooser {name!r}; choose one of {', '.join(choosers)}.")
+        raise GGPError(f"Unknown chooser {name!r}; choose one of "
+                       f"{', '.join([*choosers, 'compiled'])}.")
     return choosers[name](seed)
 
 

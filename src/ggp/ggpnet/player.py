@@ -290,12 +290,14 @@ class GGPPlayer:
         return 400, "error: unsupported message"
 
     def close(self) -> None:
-        """Stop the current match's search (for a clean shutdown)."""
+        """Stop the current match's search and release the chooser (for a clean
+        shutdown)."""
         with self._lock:
             if self._match is not None:
                 self._match.abandon()
                 self._match = None
             self._gc.release()
+        self.chooser.close()
 
     # ------------------------------------------------------------------ messages
     def _busy(self, now: float) -> bool:
@@ -382,6 +384,7 @@ class GGPPlayer:
         match.player = model.namespace.players.index(start.role)
         match.tracker = HypothesisTracker(game, start.role, rng=self.rng) if gdl_ii else None
         match.state = None if gdl_ii else game.initial()
+        self.chooser.prepare(model)
 
     def _on_end(self, match_id: str, reply: str) -> tuple[int, str]:
         with self._lock:

@@ -18,6 +18,11 @@ Every comparison and every verdict is made here, in the parent (docs/sandbox.md)
 
 States themselves are not compared: a faster program may keep its state differently, as
 long as everything a player or a planner can see is the same.
+
+The original may also be a trusted model in this process (a
+:class:`~ggp.core.model.WorldModel` such as ggp's GDL reasoner, the ground truth of a
+program compiled from a GDL description): it is walked, replayed and timed here, with
+the same move choices as in a box (:func:`local_replay`, :func:`local_playouts`).
 """
 
 from __future__ import annotations
@@ -68,13 +73,16 @@ def open_box(code: str, *, limits: Limits | None = None, what: str = "model") ->
 
 
 # ------------------------------------------------------------------ trajectories
-def random_trajectories(box: CallBox, count: int, *, seed: int = 0, max_steps: int = 1000,
-                        seconds: float = 120.0) -> list[list[Any]]:
-    """``count`` seeded random action sequences of the model in ``box``, each to a
-    terminal state or ``max_steps`` moves. Moves are drawn in the parent from the model's
-    legal actions in a model-independent order (chance outcomes by their probabilities)."""
+def random_trajectories(box: CallBox | Any, count: int, *, seed: int = 0,
+                        max_steps: int = 1000, seconds: float = 120.0) -> list[list[Any]]:
+    """``count`` seeded random action sequences of the model in ``box`` (or of a trusted
+    in-process model), each to a terminal state or ``max_steps`` moves. Moves are drawn
+    in the parent from the model's legal actions in a model-independent order (chance
+    outcomes by their probabilities)."""
     rng = random.Random(seed)
     out: list[list[Any]] = []
+    if not isinstance(box, CallBox):
+        return [_local_walk(box, rng.randrange(1 << 30), max_steps) for _ in range(count)]
     batch = _walk_batch(box, seconds)
     while len(out) < count:
         size = min(batch, count - len(out))
@@ -142,6 +150,29 @@ def _walk(box: CallBox, seeds: list[int], max_steps: int, seconds: float) -> lis
     return actions
 
 
+def _local_walk(model: Any, seed: int, max_steps: int) -> list[Any]:
+    """One walk of :func:`_walk` on a trusted in-process model (the same draws)."""
+    rng = random.Random(seed)
+    actions: list[Any] = []
+    state = model.initial_state()
+    while len(actions) < max_steps:
+        player = model.current_player(state)
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            ordered = sorted(model.chance_outcomes(state), key=lambda o: canonical_json(o[0]))
+            action = rng.choices([o[0] for o in ordered],
+                                 weights=[float(o[1]) for o in ordered])[0]
+        else:
+            legal = sorted(model.legal_actions(state), key=canonical_json)
+            if not legal:
+                break
+            action = legal[int(rng.random() * len(legal))]
+        actions.append(action)
+        state = model.apply(state, action)
+    return actions
+
+
 def search_trajectories(code: str, *, games: int, seed: int, players: list[str],
                         name: str = "original", batch: int = 4) -> list[list[Any]]:
     """Action sequences of ``games`` games of the model ``code`` between ``players``
@@ -194,9 +225,11 @@ class Snapshot:
     error: str | None = None  # the call that failed, and how
 
 
-def replay(box: CallBox, actions: list[Any], *, seconds: float = 60.0) -> list[Snapshot]:
+def replay(box: CallBox, actions: list[Any], *, seconds: float = 60.0,
+           start: Any = None) -> list[Snapshot]:
     """The snapshots of the states along ``actions`` (one more than moves made; fewer when
-    the model fails: the last snapshot then carries the error)."""
+    the model fails: the last snapshot then carries the error), from the initial state
+    or from the state ``start`` (a JSON value handed to the model as it is)."""
     snapshots: list[Snapshot] = []
     done = 0
     first = True
@@ -205,7 +238,8 @@ def replay(box: CallBox, actions: list[Any], *, seconds: float = 60.0) -> list[S
         steps: list[dict[str, Any]] = []
         calls: list[str] = []
         if first:
-            steps += [step("INITIAL_STATE", keep="s"), *_probes()]
+            steps += [step("INITIAL_STATE", keep="s") if start is None
+                      else step("=", lit(start), keep="s"), *_probes()]
             calls += ["INITIAL_STATE", *_PROBE_CALLS]
         for action in chunk:
             steps += [step("apply_action", slot("s"), lit(action), keep="s"), *_probes()]
@@ -216,6 +250,38 @@ def replay(box: CallBox, actions: list[Any], *, seconds: float = 60.0) -> list[S
             return snapshots
         done += len(chunk)
         first = False
+    return snapshots
+
+
+def local_replay(model: Any, actions: list[Any], *, start: Any = None) -> list[Snapshot]:
+    """:func:`replay` on a trusted model in this process (a
+    :class:`~ggp.core.model.WorldModel`, e.g. ggp's GDL reasoner), so that it can be
+    compared with a boxed program by :func:`first_difference`. Values are turned into
+    plain JSON as a box's answers are."""
+    snapshots: list[Snapshot] = []
+    call = "INITIAL_STATE"
+    try:
+        state = model.initial_state() if start is None else json.loads(json.dumps(start))
+        for index in range(len(actions) + 1):
+            call = "get_current_player(state)"
+            player = model.current_player(state)
+            chance = None
+            if player == CHANCE:
+                call = "get_chance_outcomes(state)"
+                chance = [[a, p] for a, p in model.chance_outcomes(state)]
+            call = "get_legal_actions(state)"
+            legal = list(model.legal_actions(state))
+            call = "get_rewards(state)"
+            rewards = list(model.rewards(state))
+            call = "get_observations(state)"
+            observations = json.loads(json.dumps(model.observations(state)))
+            snapshots.append(Snapshot(player, legal, rewards, observations, chance))
+            if index < len(actions):
+                call = f"apply_action(state, {actions[index]!r})"
+                state = model.apply(state, actions[index])
+    except Exception as exc:  # noqa: BLE001 - a failing call is a snapshot, as in a box
+        snapshots.append(Snapshot(None, None, None, None,
+                                  error=f"{call}: {type(exc).__name__}: {exc}"[:400]))
     return snapshots
 
 
@@ -350,20 +416,27 @@ def first_difference(original: list[Snapshot], candidate: list[Snapshot]
     return None
 
 
-def compare_models(original: CallBox, candidate: CallBox, *, random_count: int = 1000,
+def _replay_any(model: CallBox | Any, actions: list[Any], seconds: float) -> list[Snapshot]:
+    if isinstance(model, CallBox):
+        return replay(model, actions, seconds=seconds)
+    return local_replay(model, actions)
+
+
+def compare_models(original: CallBox | Any, candidate: CallBox, *, random_count: int = 1000,
                    seed: int = 0, extra: Iterable[tuple[str, list[Any]]] = (),
                    max_steps: int = 1000, seconds: float = 60.0,
                    on_trajectory: Callable[[int, int], None] | None = None,
                    ) -> DifferentialReport:
     """Replay ``random_count`` seeded random action sequences of the original, and the
-    ``extra`` ``(source, actions)`` pairs, in both boxes; count the trajectories on which
-    every snapshot agrees and keep the first divergence."""
+    ``extra`` ``(source, actions)`` pairs, in both boxes (the original may be a trusted
+    in-process model instead); count the trajectories on which every snapshot agrees and
+    keep the first divergence."""
     sequences = [("random", a) for a in random_trajectories(original, random_count,
                                                                seed=seed, max_steps=max_steps)]
     sequences += [(source, list(a)) for source, a in extra]
     report = DifferentialReport()
     for index, (source, actions) in enumerate(sequences):
-        theirs = replay(original, actions, seconds=seconds)
+        theirs = _replay_any(original, actions, seconds)
         ours = replay(candidate, actions, seconds=seconds)
         report.trajectories += 1
         report.states += len(theirs)
@@ -445,13 +518,14 @@ class SpeedReport:
                 "same_playouts": self.same_playouts, "mismatch": self.mismatch}
 
 
-def measure_speed(original: CallBox, candidate: CallBox, *, playouts: int = 100,
+def measure_speed(original: CallBox | Any, candidate: CallBox, *, playouts: int = 100,
                   rounds: int = 3, seed: int = 0, max_steps: int = 1000,
                   seconds: float = 300.0) -> SpeedReport:
     """Time ``playouts`` seeded random playouts in each box, ``rounds`` times, the two in
     alternating order (so machine load hits both alike); the median time per round gives
     playouts per second. The timer runs here; the playouts' answers (length and returns
-    per seed) must be the same in both boxes."""
+    per seed) must be the same in both boxes. A trusted in-process original makes its
+    playouts here (:func:`local_playouts`; no trip to a box)."""
     rng = random.Random(seed)
     times: dict[str, list[float]] = {"original": [], "candidate": []}
     same, mismatch = True, None
@@ -462,7 +536,10 @@ def measure_speed(original: CallBox, candidate: CallBox, *, playouts: int = 100,
         for name, box in (order if r % 2 == 0 else order[::-1]):
             call = [step("=playouts", lit(seeds), lit(max_steps))]
             start = time.perf_counter()
-            results = _run(box, call, seconds, reset=True, what=name)
+            if isinstance(box, CallBox):
+                results = _run(box, call, seconds, reset=True, what=name)
+            else:
+                results = [local_playouts(box, seeds, max_steps)]
             times[name].append(time.perf_counter() - start)
             answers[name] = results[0].get("ok") if results else None
             if answers[name] is None and mismatch is None:
@@ -478,6 +555,46 @@ def measure_speed(original: CallBox, candidate: CallBox, *, playouts: int = 100,
                        mismatch)
 
 
+def local_playouts(model: Any, seeds: list[int], max_steps: int) -> dict[str, Any]:
+    """The box's ``=playouts`` (:mod:`ggp.sandbox._model_box`) made by a trusted
+    in-process model: the same moves for the same seeds, so the answers can be compared
+    with a box's; ``{"ok": [[steps, returns], ...]}`` or ``{"error": ...}``."""
+    ns = model.namespace
+    current, legal_of, apply = (ns.get_current_player, ns.get_legal_actions,
+                                ns.apply_action)
+    rewards_of, chance_of = ns.get_rewards, getattr(ns, "get_chance_outcomes", None)
+    out = []
+    try:
+        for seed in seeds:
+            rng = random.Random(seed)
+            state = model.initial_state()
+            returns = None
+            steps = 0
+            while steps < max_steps:
+                player = current(state)
+                if player == TERMINAL:
+                    break
+                if player == CHANCE and callable(chance_of):
+                    outcomes = sorted(chance_of(state), key=lambda o: json.dumps(
+                        o[0], sort_keys=True))
+                    action = rng.choices([o[0] for o in outcomes],
+                                         weights=[float(o[1]) for o in outcomes])[0]
+                else:
+                    legal = legal_of(state)
+                    legal = sorted(legal) if all(type(a) is str for a in legal) else \
+                        sorted(legal, key=lambda a: json.dumps(a, sort_keys=True))
+                    action = legal[int(rng.random() * len(legal))]
+                state = apply(state, action)
+                rewards = [float(r) for r in rewards_of(state)]
+                returns = rewards if returns is None else [a + b for a, b in
+                                                           zip(returns, rewards)]
+                steps += 1
+            out.append([steps, returns or []])
+    except Exception as exc:  # noqa: BLE001 - reported as a failed measurement
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    return {"ok": out}
+
+
 def _first_playout_mismatch(seeds: list[int], a: Any, b: Any) -> str:
     if not isinstance(a, list) or not isinstance(b, list) or len(a) != len(b):
         return "the candidate did not answer one result per playout"
@@ -489,5 +606,5 @@ def _first_playout_mismatch(seeds: list[int], a: Any, b: Any) -> str:
 
 __all__ = ["DifferentialError", "DifferentialReport", "Divergence", "Snapshot",
            "SpeedReport", "compare_models", "default_limits", "first_difference",
-           "measure_speed", "open_box", "random_trajectories", "replay",
+           "local_playouts", "local_replay", "measure_speed", "open_box", "random_trajectories", "replay",
            "search_trajectories"]

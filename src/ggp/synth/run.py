@@ -33,6 +33,7 @@ from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.llm import LLM, BudgetExceededError
 from ggp.synth import prompts, state_inference
+from ggp.synth.gdl_source import DESCRIPTION_DIR, gdl_rules, is_gdl_spec, load_gdl_truth
 from ggp.synth.llm import RecordingLLM
 from ggp.synth.refine import Node, Progress, Refiner, Settings
 from ggp.synth.runner import run_tests
@@ -67,17 +68,20 @@ class Task:
     source: str | None = None  # where the ground truth came from, for the metadata
     test_players: tuple[str, ...] | None = None  # who played the held-out games
     spec: str | None = None  # registry spec of the ground truth (worker processes, cache)
+    gdl_file: str | None = None  # the GDL description the ground truth was built from
 
 
 def reference_task(spec: str, *, games: int = 5, players: list[str] | None = None,
                    seed: int = 0, deck: str = "open", view_player: int = 0,
                    on_game: Callable[[int, int], None] | None = None) -> Task:
-    """A task for a registered game: its rules and ``games`` recorded games.
+    """A task for a registered game or a GDL / GDL-II description (``.kif``, ``.gdl``):
+    its rules and ``games`` games recorded from it (from ggp's reasoner for GDL, whose
+    rules text is the description with a note on ggp's representation,
+    :mod:`ggp.synth.gdl_source`).
 
     ``players`` holds one agent spec per seat, or a single spec for every seat."""
-    from ggp.core.registry import make_game
-
-    model = make_game(spec)
+    gdl = is_gdl_spec(spec)
+    model = load_ground_truth(spec)
     players = list(players or ["random"])
     if len(players) == 1:
         players = players * model.num_players
@@ -88,8 +92,24 @@ def reference_task(spec: str, *, games: int = 5, players: list[str] | None = Non
         raise RunError(f"The game {spec!r} has no rules text to give to the model.")
     train = collect(model, games=games, seed=seed, players=players, deck=deck,
                     view_player=view_player, on_game=on_game)
-    return Task(model.name, model.rules, train, ground_truth=model, seed=seed,
-                players=tuple(players), view_player=view_player, spec=spec)
+    return Task(model.name, gdl_rules(model) if gdl else model.rules, train,
+                ground_truth=model, seed=seed, players=tuple(players),
+                view_player=view_player, spec=spec,
+                source=GDL_SOURCE if gdl else None, gdl_file=spec if gdl else None)
+
+
+#: The metadata's ``source`` of a run made from a GDL description.
+GDL_SOURCE = "GDL description"
+
+
+def load_ground_truth(spec: str) -> WorldModel:
+    """The ground truth named by ``spec``: a registered game, or ggp's reasoner on a GDL
+    description (worker processes build theirs through here too)."""
+    if is_gdl_spec(spec):
+        return load_gdl_truth(spec)
+    from ggp.core.registry import make_game
+
+    return make_game(spec)
 
 
 @dataclass(frozen=True)
@@ -115,8 +135,10 @@ def replay_plan(run_dir: str | Path,
     try:
         settings = Settings(**meta["settings"])
         train, test = meta.get("train", {}), meta.get("test") or {}
-        if meta.get("source") == "reference game":
-            task = reference_task(meta["game"], games=train["games"],
+        if meta.get("source") in ("reference game", GDL_SOURCE):
+            game = (meta["game"] if meta["source"] == "reference game"
+                    else str(store.file(meta["gdl"]["file"])))
+            task = reference_task(game, games=train["games"],
                                   seed=meta["seeds"]["trajectories"],
                                   players=list(train.get("players", ["random"])),
                                   deck=train.get("deck", "open"),
@@ -246,8 +268,14 @@ def heldout_cache_file(model: WorldModel, spec: str | None, *, games: int, seed:
     source = getattr(module, "__file__", None)
     if spec is None or not source or not Path(source).is_file():
         return None
-    code = hashlib.sha256(Path(source).read_bytes()).hexdigest()
-    key = json.dumps({"game": spec, "code": code, "games": games, "seed": seed,
+    code = hashlib.sha256(Path(source).read_bytes())
+    game = spec
+    if is_gdl_spec(spec):
+        # the game is the description, wherever it lies (a run's copy or the original):
+        # its text and the adapter's code decide what the reasoner plays
+        code.update(Path(spec).read_bytes())
+        game = "gdl:" + Path(spec).name
+    key = json.dumps({"game": game, "code": code.hexdigest(), "games": games, "seed": seed,
                       "players": list(players), "format": FORMAT_VERSION}, sort_keys=True)
     digest = hashlib.sha256(key.encode()).hexdigest()[:24]
     return cache_dir() / "heldout" / f"{_safe(spec)}-{digest}.jsonl"
@@ -448,12 +476,12 @@ def _load_run(store: RunStore, on_phase: Callable[[str, int, int], None] | None,
     test_file = store.file("test_trajectories.jsonl")
     task = Task(meta["game"], store.file("rules.txt").read_text(encoding="utf-8"),
                 load_trajectories(store.file("trajectories.jsonl")),
-                ground_truth=_ground_truth(meta),
+                ground_truth=_ground_truth(meta, store),
                 test=load_trajectories(test_file) if test_file.is_file() else None,
                 seed=meta.get("seeds", {}).get("trajectories"),
                 players=tuple(meta.get("train", {}).get("players", ())) or None,
                 view_player=meta.get("train", {}).get("view_player", 0),
-                spec=meta["game"] if meta.get("source") == "reference game" else None)
+                spec=_truth_spec(meta, store))
     settings = Settings(**meta["settings"])
     test = meta.get("test") or {}
     job = None
@@ -478,6 +506,11 @@ def _start_run(store: RunStore, task: Task | None, settings: Settings,
     meta = _new_metadata(task, settings, backend)
     store.path.mkdir(parents=True, exist_ok=True)
     store.write("rules.txt", task.rules)
+    if task.gdl_file is not None:  # resume and replay read the game from this copy
+        copy = f"{DESCRIPTION_DIR}/{Path(task.gdl_file).name}"
+        store.write(copy, Path(task.gdl_file).read_text(encoding="utf-8", errors="replace"))
+        meta["gdl"] = {"file": copy, "original": str(task.gdl_file),
+                       "gdl_ii": bool(task.ground_truth.metadata.extra.get("gdl_ii"))}
     save_trajectories(task.train, store.file("trajectories.jsonl"))
     job = None
     if task.test is None and task.ground_truth is not None and test_games > 0:
@@ -500,12 +533,19 @@ def _write_tests(store: RunStore, tests: list) -> None:
                 + render_module(tests) + '\n\nif __name__ == "__main__":\n    unittest.main()\n')
 
 
-def _ground_truth(meta: dict) -> WorldModel | None:
-    if meta.get("source") != "reference game":
-        return None
-    from ggp.core.registry import make_game
+def _truth_spec(meta: dict, store: RunStore) -> str | None:
+    """The spec a run's ground truth is built from: a registered game's name, or the
+    run's copy of its GDL description; None for runs without a ground truth."""
+    if meta.get("source") == "reference game":
+        return meta["game"]
+    if meta.get("source") == GDL_SOURCE:
+        return str(store.file(meta["gdl"]["file"]))
+    return None
 
-    return make_game(meta["game"])
+
+def _ground_truth(meta: dict, store: RunStore) -> WorldModel | None:
+    spec = _truth_spec(meta, store)
+    return None if spec is None else load_ground_truth(spec)
 
 
 def _new_metadata(task: Task, settings: Settings, backend: dict[str, Any]) -> dict[str, Any]:

@@ -220,11 +220,11 @@ _MODELS: dict[str, WorldModel] = {}  # per worker process
 
 def _record_one(spec: str, specs: list[str], seed: int) -> Trajectory:
     """One game in a pool worker (the model is built once per process)."""
-    from ggp.core.registry import make_game
+    from ggp.synth.run import load_ground_truth
 
     model = _MODELS.get(spec)
     if model is None:
-        model = _MODELS[spec] = make_game(spec)
+        model = _MODELS[spec] = load_ground_truth(spec)
     return record_game(model, play_game(model, specs, seed=seed))
 
 
