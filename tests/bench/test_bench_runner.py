@@ -21,7 +21,8 @@ SUITE_DIR = Path(__file__).parents[2] / "benchmarks" / "novel"
 SUITE = load_suite(SUITE_DIR)
 # perfect information with 4 players; general-sum with 121 offers; hidden, with inference
 GAMES = ["chain_count", "budget_split", "fortune_teller"]
-SMALL = dict(train_games=2, test_games=3, budget=2, play_matches=1, play_sims=5, trusted=True)
+SMALL = dict(train_games=2, test_games=3, budget=2, play_matches=1, play_time=0.02,
+             trusted=True)
 
 
 def _options(**kwargs):
@@ -54,9 +55,15 @@ def test_every_game_is_synthesized_measured_and_played(first_run):
         assert row["terminal_accuracy"] == 1.0
         assert row["behaviour"]["accuracy"] == 1.0
         assert row["curve"] == [1.0]
+        assert row["play"]["time"] == 0.02
         for opponent in ("random", "gt"):
-            assert row["play"][opponent]["matches"] == row["players"]  # one per seat
-            assert row["play"][opponent]["payoff"] is not None
+            play = row["play"][opponent]
+            assert play["matches"] == row["players"]  # one per seat
+            assert play["payoff"] is not None
+            # a time budget, not a simulation count: each searching side reports its own
+            assert play["sims_per_move_us"] >= 1 and play["ms_per_move_us"] > 0
+        assert row["play"]["gt"]["sims_per_move_them"] >= 1
+        assert row["play"]["random"]["sims_per_move_them"] is None  # Random does not search
     by_game = {r["game"]: r for r in rows}
     assert by_game["fortune_teller"]["inference_accuracy"] == 1.0
     assert by_game["chain_count"]["play"]["planner"] == "mcts"
@@ -80,6 +87,8 @@ def test_report_files(first_run):
         table = list(csv.DictReader(handle))
     assert [r["game"] for r in table] == [r["game"] for r in rows]
     assert table[0]["test_accuracy"] == "1.0"
+    assert float(table[0]["cwm_sims_per_move"]) >= 1 and float(table[0]["gt_sims_per_move"]) >= 1
+    assert "0.02 s of search per move" in text
 
 
 def test_a_finished_suite_is_read_back(first_run, tmp_path):
@@ -174,6 +183,47 @@ def test_games_run_in_parallel_on_a_process_pool(tmp_path):
     assert [r["status"] for r in rows] == ["solved", "solved"]
 
 
+@pytest.fixture
+def local_ray():
+    """A local Ray of two CPUs, or a skip where it does not start within a few seconds
+    (a loaded machine can take a minute, too long for a unit test)."""
+    import time
+
+    import bench_fakes
+
+    ray = pytest.importorskip("ray")
+    # the Ray workers import nothing from tests/: the fakes travel by value
+    ray.cloudpickle.register_pickle_by_value(bench_fakes)
+    started = time.monotonic()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             configure_logging=False)
+    took = time.monotonic() - started
+    if took > 15:
+        ray.shutdown()
+        pytest.skip(f"Ray took {took:.0f} s to start on this machine")
+    yield ray
+    ray.shutdown()
+
+
+def test_games_run_in_parallel_on_ray(local_ray, tmp_path):
+    statuses = []
+    rows = run_suite(SUITE, tmp_path / "ray", _options(play_matches=0),
+                     games=["chain_count", "lights_duel"], jobs=2, pool="ray",
+                     on_status=statuses.append)
+    assert [r["status"] for r in rows] == ["solved", "solved"]
+    assert all(r["test_accuracy"] == 1.0 for r in rows)
+    assert {g: s["phase"] for g, s in statuses[-1].items()} == dict.fromkeys(
+        ["chain_count", "lights_duel"], "done")
+    assert local_ray.is_initialized(), "a Ray started by the caller is left running"
+
+
+def test_an_unknown_pool_is_a_one_line_error(tmp_path):
+    from ggp.benchmark.runner import RunnerError
+
+    with pytest.raises(RunnerError, match="Unknown pool 'dask'"):
+        run_suite(SUITE, tmp_path / "x", _options(), games=["chain_count"], pool="dask")
+
+
 def test_cli_replays_a_recorded_suite_and_rejects_unknown_games(first_run, tmp_path, capsys):
     out = tmp_path / "cli"
     assert main(["bench", "synth", str(SUITE_DIR), "--replay", str(first_run[0]),
@@ -210,7 +260,7 @@ def test_a_hidden_information_answer_without_inference_fails_its_inference_tests
 
 
 def test_a_closed_deck_game_is_synthesized_from_one_view(tmp_path):
-    rows = run_suite(SUITE, tmp_path / "out", _options(play_sims=5), games=["suspect_card"])
+    rows = run_suite(SUITE, tmp_path / "out", _options(), games=["suspect_card"])
     row = rows[0]
     assert row["deck"] == "closed" and row["status"] == "solved"
     assert row["inference_accuracy"] == 1.0 and row["transition_accuracy"] is None
