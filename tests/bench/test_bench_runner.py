@@ -307,3 +307,71 @@ def test_the_recorded_real_model_suite_replays_offline(tmp_path):
     assert [r["status"] for r in rows] == ["solved"] * 3
     for row in rows:
         assert row["calls"] == 1 and row["test_accuracy"] == held_out[row["game"]]
+
+
+#: A game written for this test only (not in benchmarks/novel): two players take turns
+#: adding 1 or 2 to a running total; whoever reaches exactly 7 wins.
+RACE = '''
+from ggp.core.protocol import GameMetadata
+
+RULES = """Race to seven. Two players, player 0 first, take turns adding 1 or 2 to a total
+that starts at 0 (actions "Add 1", "Add 2"; "Add 2" is not allowed when the total is 6).
+The player who brings the total to 7 gets reward 1 and the other -1, on that move. The
+state is {"total": T, "turn": P}; both players see it.
+Player names: "player 0", "player 1" ("terminal" at the end)."""
+
+METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
+                        outcome="win_loss", perfect_information=True)
+INITIAL_STATE = {"total": 0, "turn": 0}
+
+
+def get_current_player(state):
+    return -4 if state["total"] == 7 else state["turn"]
+
+
+def get_player_name(player_id):
+    return "terminal" if player_id == -4 else f"player {player_id}"
+
+
+def get_legal_actions(state):
+    return [] if state["total"] == 7 else ["Add 1", "Add 2"][:7 - state["total"]]
+
+
+def apply_action(state, action):
+    return {"total": state["total"] + int(action.split()[1]), "turn": 1 - state["turn"]}
+
+
+def get_rewards(state):
+    if state["total"] < 7:
+        return [0.0, 0.0]
+    winner = 1 - state["turn"]
+    return [1.0 if p == winner else -1.0 for p in (0, 1)]
+
+
+def get_observations(state):
+    return [dict(state), dict(state)]
+'''
+
+
+def test_a_suite_outside_the_repository_runs_the_same_way(tmp_path):
+    """Nothing in the runner knows the novel games: a suite folder written here, with a
+    game of its own, is synthesized, measured and played like them."""
+    from ggp.benchmark.suite import SuiteError
+
+    folder = tmp_path / "mine"
+    (folder / "games").mkdir(parents=True)
+    (folder / "games" / "race_to_seven.py").write_text(RACE)
+    (folder / "suite.toml").write_text(
+        '[suite]\nname = "mine"\nplay_time = 0.02\n\n[[game]]\nname = "race_to_seven"\n'
+        'file = "games/race_to_seven.py"\nplayers = 2\ntags = ["limit-or-draw"]\n')
+    suite = load_suite(folder)
+    options = BenchOptions(train_games=2, test_games=3, budget=1, play_matches=1,
+                           trusted=True, llm=ReferenceAnswers(folder / "games"))
+    row = run_suite(suite, tmp_path / "out", options)[0]
+    assert row["status"] == "solved" and row["test_accuracy"] == 1.0
+    assert row["play"]["time"] == 0.02 and row["play"]["gt"]["matches"] == 2
+    # a setting the runner does not know is refused, not ignored
+    (folder / "suite.toml").write_text(
+        (folder / "suite.toml").read_text().replace("play_time", "play_sims"))
+    with pytest.raises(SuiteError, match="unknown \\[suite\\] setting play_sims"):
+        load_suite(folder)
