@@ -94,8 +94,11 @@ def markdown(rows: list[dict[str, Any]], *, suite: str, settings: dict[str, Any]
             f"{_f(f['inference_accuracy'])} | {_f(f['behaviour_accuracy'])} | "
             f"{_f(f['vs_random_payoff'], 2)} | {_f(f['vs_gt_payoff'], 2)} | "
             f"{_sims(f['cwm_sims_per_move'], f['gt_sims_per_move'])} |")
-    seconds = settings.get("play_time")
-    budget = f"{seconds:g} s of search per move" if seconds else "the same budget"
+    # from the rows, not the settings: a resumed run keeps the games it finished before
+    times = sorted({(r.get("play") or {}).get("time") for r in rows} - {None})
+    budget = (f"{times[0]:g} s of search per move" if len(times) == 1 else
+              "the same time per move (per game in report.json)" if times else
+              "the same budget")
     lines += ["", "vs Random / vs GT: the CWM agent's mean payoff over every seat against "
               "Random and against the same search on the reference model, both with "
               f"{budget} (the play check; '-' when it did not run: it needs --trusted). "
