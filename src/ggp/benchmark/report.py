@@ -12,7 +12,8 @@ from typing import Any
 COLUMNS = ("game", "tags", "status", "solved", "one_call", "calls", "tokens", "time_s",
            "train_accuracy", "test_accuracy", "transition_accuracy", "terminal_accuracy",
            "inference_accuracy", "behaviour_accuracy", "vs_random_payoff", "vs_gt_payoff",
-           "play_time", "cwm_sims_per_move", "gt_sims_per_move", "first_failing_kind", "first_failing_test", "scripted_answers", "error")
+           "play_time", "cwm_sims_per_move", "gt_sims_per_move", "first_failing_kind",
+           "first_failing_test", "scripted_answers", "error")
 
 
 def _flat(row: dict[str, Any]) -> dict[str, Any]:
