@@ -235,6 +235,13 @@ def test_cli_replays_a_recorded_suite_and_rejects_unknown_games(first_run, tmp_p
     assert main(["bench", "synth", str(SUITE_DIR), "--replay", str(first_run[0]),
                  "--games", "no_such_game", "--out", str(tmp_path / "x")]) == 2
     assert "No game no_such_game" in capsys.readouterr().err
+    # bad settings are one-line errors, before anything is written
+    for flags, message in ((["--pool", "dask"], "--pool must be one of local, ray"),
+                           (["--play-time", "0", "--trusted"], "must be positive, not 0")):
+        assert main(["bench", "synth", str(SUITE_DIR), "--replay", str(first_run[0]),
+                     "--out", str(tmp_path / "bad"), *flags]) != 0
+        assert message in " ".join(capsys.readouterr().err.split())
+        assert not (tmp_path / "bad").exists()
     assert main(["bench", "report", str(out)]) == 0
     # a later run on another game adds to the same report
     assert main(["bench", "synth", str(SUITE_DIR), "--replay", str(first_run[0]),

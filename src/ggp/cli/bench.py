@@ -79,7 +79,7 @@ def synth_command(
       ggp bench synth benchmarks/novel --replay examples/recorded/novel --trusted
       --pool ray --jobs 8 --play-time 0.2
     """
-    from ggp.benchmark.runner import BenchOptions, LLMOptions
+    from ggp.benchmark.runner import POOLS, BenchOptions, LLMOptions
     from ggp.benchmark.suite import load_suite
 
     loaded = load_suite(suite)
@@ -98,6 +98,9 @@ def synth_command(
                            test_seconds=test_seconds, trusted=trusted,
                            replay=str(replay) if replay else None,
                            llm=llm if llm.wanted() else None)
+    if pool not in POOLS:
+        raise typer.BadParameter(f"--pool must be one of {', '.join(POOLS)}, not {pool!r}.")
+    options.resolved(loaded)  # bad settings fail here, before anything is written
     out = out or Path("runs") / "bench" / f"{loaded.name}-{time.strftime('%Y%m%d-%H%M%S')}"
     console.print(f"[bold]ggp bench synth[/] {loaded.name}: {len(selected)} games → {out}")
     if not trusted:
