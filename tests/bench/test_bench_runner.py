@@ -112,6 +112,19 @@ def test_an_interrupted_game_resumes_from_its_folder(first_run, tmp_path):
     assert rows[0]["play"]["gt"]["matches"] == 2
 
 
+def test_an_interrupted_play_check_resumes_only_at_the_same_time(tmp_path):
+    # not a copy of first_run: the arena's agent specs name the run folder's own path
+    out = tmp_path / "out"
+    run_suite(SUITE, out, _options(), games=["chain_count"])
+    (out / "chain_count" / "result.json").unlink()  # as if killed during the play check
+    row = run_suite(SUITE, out, _options(llm=Refuse(), play_time=0.03),
+                    games=["chain_count"])[0]
+    assert row["status"] == "error" and "different tournament" in row["error"]
+    row = run_suite(SUITE, out, _options(llm=Refuse()), games=["chain_count"])[0]
+    assert row["status"] == "solved" and row["play"]["time"] == 0.02
+    assert row["play"]["gt"]["matches"] == 4  # read back from the arena, none played again
+
+
 def test_replay_of_a_recorded_suite_reproduces_the_results(first_run, tmp_path):
     out, rows, _ = first_run
     replayed = run_suite(SUITE, tmp_path / "replay", _options(llm=None, replay=str(out),
