@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -564,8 +566,13 @@ def _run_on_ray(selected: list[SuiteGame], out: Path, options: BenchOptions,
                           "install ray).") from None
     started_here = not ray.is_initialized()
     if started_here:
+        on_term = signal.getsignal(signal.SIGTERM)
         ray.init(address=address, num_cpus=max(1, jobs) if address is None else None,
                  include_dashboard=False, log_to_driver=False, configure_logging=False)
+        # Ray's driver replaces the SIGTERM handler with one that exits at once; the
+        # caller's (the CLI stops the games and says how to resume) is put back
+        if on_term is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, on_term)
     # a Ray worker need not share this process's working directory
     out = out.resolve()
     if options.replay:
