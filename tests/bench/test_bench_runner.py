@@ -21,7 +21,8 @@ SUITE_DIR = Path(__file__).parents[2] / "benchmarks" / "novel"
 SUITE = load_suite(SUITE_DIR)
 # perfect information with 4 players; general-sum with 121 offers; hidden, with inference
 GAMES = ["chain_count", "budget_split", "fortune_teller"]
-SMALL = dict(train_games=2, test_games=3, budget=2, play_matches=1, play_sims=5, trusted=True)
+SMALL = dict(train_games=2, test_games=3, budget=2, play_matches=1, play_time=0.02,
+             trusted=True)
 
 
 def _options(**kwargs):
@@ -54,9 +55,15 @@ def test_every_game_is_synthesized_measured_and_played(first_run):
         assert row["terminal_accuracy"] == 1.0
         assert row["behaviour"]["accuracy"] == 1.0
         assert row["curve"] == [1.0]
+        assert row["play"]["time"] == 0.02
         for opponent in ("random", "gt"):
-            assert row["play"][opponent]["matches"] == row["players"]  # one per seat
-            assert row["play"][opponent]["payoff"] is not None
+            play = row["play"][opponent]
+            assert play["matches"] == row["players"]  # one per seat
+            assert play["payoff"] is not None
+            # a time budget, not a simulation count: each searching side reports its own
+            assert play["sims_per_move_us"] >= 1 and play["ms_per_move_us"] > 0
+        assert row["play"]["gt"]["sims_per_move_them"] >= 1
+        assert row["play"]["random"]["sims_per_move_them"] is None  # Random does not search
     by_game = {r["game"]: r for r in rows}
     assert by_game["fortune_teller"]["inference_accuracy"] == 1.0
     assert by_game["chain_count"]["play"]["planner"] == "mcts"
@@ -80,6 +87,8 @@ def test_report_files(first_run):
         table = list(csv.DictReader(handle))
     assert [r["game"] for r in table] == [r["game"] for r in rows]
     assert table[0]["test_accuracy"] == "1.0"
+    assert float(table[0]["cwm_sims_per_move"]) >= 1 and float(table[0]["gt_sims_per_move"]) >= 1
+    assert "0.02 s of search per move" in text
 
 
 def test_a_finished_suite_is_read_back(first_run, tmp_path):
@@ -101,6 +110,19 @@ def test_an_interrupted_game_resumes_from_its_folder(first_run, tmp_path):
     rows = run_suite(SUITE, out, _options(llm=None), games=["budget_split"])
     assert rows[0]["status"] == "solved" and rows[0]["replayed_calls"] == 1
     assert rows[0]["play"]["gt"]["matches"] == 2
+
+
+def test_an_interrupted_play_check_resumes_only_at_the_same_time(tmp_path):
+    # not a copy of first_run: the arena's agent specs name the run folder's own path
+    out = tmp_path / "out"
+    run_suite(SUITE, out, _options(), games=["chain_count"])
+    (out / "chain_count" / "result.json").unlink()  # as if killed during the play check
+    row = run_suite(SUITE, out, _options(llm=Refuse(), play_time=0.03),
+                    games=["chain_count"])[0]
+    assert row["status"] == "error" and "different tournament" in row["error"]
+    row = run_suite(SUITE, out, _options(llm=Refuse()), games=["chain_count"])[0]
+    assert row["status"] == "solved" and row["play"]["time"] == 0.02
+    assert row["play"]["gt"]["matches"] == 4  # read back from the arena, none played again
 
 
 def test_replay_of_a_recorded_suite_reproduces_the_results(first_run, tmp_path):
@@ -174,6 +196,47 @@ def test_games_run_in_parallel_on_a_process_pool(tmp_path):
     assert [r["status"] for r in rows] == ["solved", "solved"]
 
 
+@pytest.fixture
+def local_ray():
+    """A local Ray of two CPUs, or a skip where it does not start within a few seconds
+    (a loaded machine can take a minute, too long for a unit test)."""
+    import time
+
+    import bench_fakes
+
+    ray = pytest.importorskip("ray")
+    # the Ray workers import nothing from tests/: the fakes travel by value
+    ray.cloudpickle.register_pickle_by_value(bench_fakes)
+    started = time.monotonic()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             configure_logging=False)
+    took = time.monotonic() - started
+    if took > 15:
+        ray.shutdown()
+        pytest.skip(f"Ray took {took:.0f} s to start on this machine")
+    yield ray
+    ray.shutdown()
+
+
+def test_games_run_in_parallel_on_ray(local_ray, tmp_path):
+    statuses = []
+    rows = run_suite(SUITE, tmp_path / "ray", _options(play_matches=0),
+                     games=["chain_count", "lights_duel"], jobs=2, pool="ray",
+                     on_status=statuses.append)
+    assert [r["status"] for r in rows] == ["solved", "solved"]
+    assert all(r["test_accuracy"] == 1.0 for r in rows)
+    assert {g: s["phase"] for g, s in statuses[-1].items()} == dict.fromkeys(
+        ["chain_count", "lights_duel"], "done")
+    assert local_ray.is_initialized(), "a Ray started by the caller is left running"
+
+
+def test_an_unknown_pool_is_a_one_line_error(tmp_path):
+    from ggp.benchmark.runner import RunnerError
+
+    with pytest.raises(RunnerError, match="Unknown pool 'dask'"):
+        run_suite(SUITE, tmp_path / "x", _options(), games=["chain_count"], pool="dask")
+
+
 def test_cli_replays_a_recorded_suite_and_rejects_unknown_games(first_run, tmp_path, capsys):
     out = tmp_path / "cli"
     assert main(["bench", "synth", str(SUITE_DIR), "--replay", str(first_run[0]),
@@ -185,6 +248,13 @@ def test_cli_replays_a_recorded_suite_and_rejects_unknown_games(first_run, tmp_p
     assert main(["bench", "synth", str(SUITE_DIR), "--replay", str(first_run[0]),
                  "--games", "no_such_game", "--out", str(tmp_path / "x")]) == 2
     assert "No game no_such_game" in capsys.readouterr().err
+    # bad settings are one-line errors, before anything is written
+    for flags, message in ((["--pool", "dask"], "--pool must be one of local, ray"),
+                           (["--play-time", "0", "--trusted"], "must be positive, not 0")):
+        assert main(["bench", "synth", str(SUITE_DIR), "--replay", str(first_run[0]),
+                     "--out", str(tmp_path / "bad"), *flags]) != 0
+        assert message in " ".join(capsys.readouterr().err.split())
+        assert not (tmp_path / "bad").exists()
     assert main(["bench", "report", str(out)]) == 0
     # a later run on another game adds to the same report
     assert main(["bench", "synth", str(SUITE_DIR), "--replay", str(first_run[0]),
@@ -210,7 +280,7 @@ def test_a_hidden_information_answer_without_inference_fails_its_inference_tests
 
 
 def test_a_closed_deck_game_is_synthesized_from_one_view(tmp_path):
-    rows = run_suite(SUITE, tmp_path / "out", _options(play_sims=5), games=["suspect_card"])
+    rows = run_suite(SUITE, tmp_path / "out", _options(), games=["suspect_card"])
     row = rows[0]
     assert row["deck"] == "closed" and row["status"] == "solved"
     assert row["inference_accuracy"] == 1.0 and row["transition_accuracy"] is None
@@ -257,3 +327,71 @@ def test_the_recorded_real_model_suite_replays_offline(tmp_path):
     assert [r["status"] for r in rows] == ["solved"] * 3
     for row in rows:
         assert row["calls"] == 1 and row["test_accuracy"] == held_out[row["game"]]
+
+
+#: A game written for this test only (not in benchmarks/novel): two players take turns
+#: adding 1 or 2 to a running total; whoever reaches exactly 7 wins.
+RACE = '''
+from ggp.core.protocol import GameMetadata
+
+RULES = """Race to seven. Two players, player 0 first, take turns adding 1 or 2 to a total
+that starts at 0 (actions "Add 1", "Add 2"; "Add 2" is not allowed when the total is 6).
+The player who brings the total to 7 gets reward 1 and the other -1, on that move. The
+state is {"total": T, "turn": P}; both players see it.
+Player names: "player 0", "player 1" ("terminal" at the end)."""
+
+METADATA = GameMetadata(num_players=2, min_utility=-1.0, max_utility=1.0, zero_sum=True,
+                        outcome="win_loss", perfect_information=True)
+INITIAL_STATE = {"total": 0, "turn": 0}
+
+
+def get_current_player(state):
+    return -4 if state["total"] == 7 else state["turn"]
+
+
+def get_player_name(player_id):
+    return "terminal" if player_id == -4 else f"player {player_id}"
+
+
+def get_legal_actions(state):
+    return [] if state["total"] == 7 else ["Add 1", "Add 2"][:7 - state["total"]]
+
+
+def apply_action(state, action):
+    return {"total": state["total"] + int(action.split()[1]), "turn": 1 - state["turn"]}
+
+
+def get_rewards(state):
+    if state["total"] < 7:
+        return [0.0, 0.0]
+    winner = 1 - state["turn"]
+    return [1.0 if p == winner else -1.0 for p in (0, 1)]
+
+
+def get_observations(state):
+    return [dict(state), dict(state)]
+'''
+
+
+def test_a_suite_outside_the_repository_runs_the_same_way(tmp_path):
+    """Nothing in the runner knows the novel games: a suite folder written here, with a
+    game of its own, is synthesized, measured and played like them."""
+    from ggp.benchmark.suite import SuiteError
+
+    folder = tmp_path / "mine"
+    (folder / "games").mkdir(parents=True)
+    (folder / "games" / "race_to_seven.py").write_text(RACE)
+    (folder / "suite.toml").write_text(
+        '[suite]\nname = "mine"\nplay_time = 0.02\n\n[[game]]\nname = "race_to_seven"\n'
+        'file = "games/race_to_seven.py"\nplayers = 2\ntags = ["limit-or-draw"]\n')
+    suite = load_suite(folder)
+    options = BenchOptions(train_games=2, test_games=3, budget=1, play_matches=1,
+                           trusted=True, llm=ReferenceAnswers(folder / "games"))
+    row = run_suite(suite, tmp_path / "out", options)[0]
+    assert row["status"] == "solved" and row["test_accuracy"] == 1.0
+    assert row["play"]["time"] == 0.02 and row["play"]["gt"]["matches"] == 2
+    # a setting the runner does not know is refused, not ignored
+    (folder / "suite.toml").write_text(
+        (folder / "suite.toml").read_text().replace("play_time", "play_sims"))
+    with pytest.raises(SuiteError, match="unknown \\[suite\\] setting play_sims"):
+        load_suite(folder)

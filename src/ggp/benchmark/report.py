@@ -12,7 +12,8 @@ from typing import Any
 COLUMNS = ("game", "tags", "status", "solved", "one_call", "calls", "tokens", "time_s",
            "train_accuracy", "test_accuracy", "transition_accuracy", "terminal_accuracy",
            "inference_accuracy", "behaviour_accuracy", "vs_random_payoff", "vs_gt_payoff",
-           "first_failing_kind", "first_failing_test", "scripted_answers", "error")
+           "play_time", "cwm_sims_per_move", "gt_sims_per_move", "first_failing_kind",
+           "first_failing_test", "scripted_answers", "error")
 
 
 def _flat(row: dict[str, Any]) -> dict[str, Any]:
@@ -30,6 +31,10 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
             "behaviour_accuracy": (row.get("behaviour") or {}).get("accuracy"),
             "vs_random_payoff": (play.get("random") or {}).get("payoff"),
             "vs_gt_payoff": (play.get("gt") or {}).get("payoff"),
+            "play_time": play.get("time"),
+            # both sides of the CWM-vs-GT matches: the same time, different speeds
+            "cwm_sims_per_move": (play.get("gt") or {}).get("sims_per_move_us"),
+            "gt_sims_per_move": (play.get("gt") or {}).get("sims_per_move_them"),
             "first_failing_kind": failure.get("kind"), "first_failing_test": failure.get("id"),
             "scripted_answers": row.get("scripted_answers"), "error": row.get("error")}
 
@@ -42,6 +47,12 @@ def _f(value: Any, digits: int = 3) -> str:
     if isinstance(value, float):
         return f"{value:.{digits}f}"
     return str(value)
+
+
+def _sims(ours: Any, theirs: Any) -> str:
+    if ours is None and theirs is None:
+        return "-"
+    return f"{_f(ours, 0)} : {_f(theirs, 0)}"
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -72,8 +83,8 @@ def markdown(rows: list[dict[str, Any]], *, suite: str, settings: dict[str, Any]
               "", "Settings: " + ", ".join(f"{k} {v}" for k, v in settings.items()) + ".",
               "", plot_note, "",
               "| game | status | calls | tokens | time s | train | held-out | transition | "
-              "terminal | inference | behaviour | vs Random | vs GT |",
-              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+              "terminal | inference | behaviour | vs Random | vs GT | sims/move CWM : GT |",
+              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for row in rows:
         f = _flat(row)
         status = f["status"] + (" (scripted)" if f["scripted_answers"] else "")
@@ -82,11 +93,19 @@ def markdown(rows: list[dict[str, Any]], *, suite: str, settings: dict[str, Any]
             f"{_f(f['time_s'], 1)} | {_f(f['train_accuracy'])} | {_f(f['test_accuracy'])} | "
             f"{_f(f['transition_accuracy'])} | {_f(f['terminal_accuracy'])} | "
             f"{_f(f['inference_accuracy'])} | {_f(f['behaviour_accuracy'])} | "
-            f"{_f(f['vs_random_payoff'], 2)} | {_f(f['vs_gt_payoff'], 2)} |")
+            f"{_f(f['vs_random_payoff'], 2)} | {_f(f['vs_gt_payoff'], 2)} | "
+            f"{_sims(f['cwm_sims_per_move'], f['gt_sims_per_move'])} |")
+    # from the rows, not the settings: a resumed run keeps the games it finished before
+    times = sorted({(r.get("play") or {}).get("time") for r in rows} - {None})
+    budget = (f"{times[0]:g} s of search per move" if len(times) == 1 else
+              "the same time per move (per game in report.json)" if times else
+              "the same budget")
     lines += ["", "vs Random / vs GT: the CWM agent's mean payoff over every seat against "
-              "Random and against the same search on the reference model, both with the "
-              "same number of simulations per move (the play check; '-' when it did not "
-              "run: it needs --trusted).", "", "## What fails, and why", ""]
+              "Random and against the same search on the reference model, both with "
+              f"{budget} (the play check; '-' when it did not run: it needs --trusted). "
+              "sims/move: the simulations per move each side ran in the CWM-vs-GT "
+              "matches, so a slower model shows as fewer.", "", "## What fails, and why",
+              ""]
     failing = [r for r in rows if not r.get("one_call")]
     if not failing:
         lines.append("Every game was solved in one call.")

@@ -9,27 +9,29 @@ For each game, in its own folder ``OUT/GAME/``:
 2. **behaviour accuracy** of the synthesized model on the held-out games
    (:func:`ggp.cwm.accuracy.behaviour_accuracy`, open deck only);
 3. **play check** (``arena/``): the CWM agent against Random and against the same search
-   on the reference model (GT agent) with the same number of simulations, a few matches
-   per seat (:func:`ggp.arena.tournament.run_tournament`);
+   on the reference model (GT agent) with the same time per move, a few matches per seat
+   (:func:`ggp.arena.tournament.run_tournament`);
 4. ``result.json``: the game's row of the report, written last.
 
 Steps 2 and 3 run the game's reference code in this process (the arena hosts the
 match), so they need ``trusted``; the synthesized code runs only in sandboxed workers.
 Every step resumes: a finished game is read back from ``result.json``, an interrupted
 synthesis is resumed from its log, an interrupted arena continues with the matches it
-lacks. Games run in parallel on a local process pool (``jobs``); each reports its phase
-in ``OUT/GAME/status.json``, which the caller polls for progress.
+lacks. Games run in parallel (``jobs``) on a local process pool or on Ray (``pool``);
+each reports its phase in ``OUT/GAME/status.json``, which the caller polls for progress.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
+import threading
 import time
 import traceback
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +86,7 @@ class BenchOptions:
     test_players: str | None = None
     budget: int | None = None
     play_matches: int | None = None
-    play_sims: int | None = None
+    play_time: float | None = None
     seed: int = 0
     test_seconds: float = 5.0
     trusted: bool = False
@@ -100,12 +102,16 @@ class BenchOptions:
         def pick(value: Any, key: str, default: Any) -> Any:
             return value if value is not None else d.get(key, default)
 
+        play_time = float(pick(self.play_time, "play_time", 0.1))
+        if play_time <= 0:
+            raise RunnerError(f"The play check's time per move must be positive, not "
+                              f"{play_time:g} (--play-matches 0 turns the check off).")
         return {"train_games": int(pick(self.train_games, "train_games", 5)),
                 "test_games": int(pick(self.test_games, "test_games", 30)),
                 "test_players": str(pick(self.test_players, "test_players", "random")),
                 "budget": int(pick(self.budget, "budget", 8)),
                 "play_matches": int(pick(self.play_matches, "play_matches", 2)),
-                "play_sims": int(pick(self.play_sims, "play_sims", 50))}
+                "play_time": play_time}
 
 
 # --------------------------------------------------------------------------- one game
@@ -351,19 +357,24 @@ def _behaviour(game: SuiteGame, run_dir: Path, options: BenchOptions,
 
 def _play(game: SuiteGame, folder: Path, options: BenchOptions, settings: dict[str, Any],
           status: _Status) -> dict[str, Any] | None:
-    """The CWM agent against Random and the GT agent (same search, same simulations, on
-    the reference model): mean payoff and win rate per opponent over every seat."""
+    """The CWM agent against Random and against the GT agent (the same search on the
+    reference model), both searches with the same time per move: mean payoff, win rate
+    and each searching side's simulations and milliseconds per move, per opponent over
+    every seat."""
     from ggp.arena.report import write_report
+    from ggp.arena.store import read_records
     from ggp.arena.tournament import TournamentConfig, run_tournament
 
     run_dir = folder / "synth"
-    matches, sims = settings["play_matches"], settings["play_sims"]
+    matches, seconds = settings["play_matches"], settings["play_time"]
     if not options.trusted or matches < 1 or not (run_dir / "cwm.py").is_file():
         return None
     perfect = _reference(game).metadata.perfect_information
     planner = "mcts" if perfect else "ismcts"
-    agent = f"cwm_{planner}:run={run_dir.resolve()}:sims={sims}:rollouts=1"
-    opponents = {"random": "random", "gt": f"gt_{planner}:sims={sims}:rollouts=1"}
+    # sims=0: a time budget only, so the side with the faster model runs more simulations
+    budget = f"sims=0:time={seconds:g}:rollouts=1"
+    agent = f"cwm_{planner}:run={run_dir.resolve()}:{budget}"
+    opponents = {"random": "random", "gt": f"gt_{planner}:{budget}"}
     config = TournamentConfig(games=(str(game.file.resolve()),), agents=(agent,),
                               opponents=tuple(opponents.values()), matches=matches,
                               seed=options.seed)
@@ -379,17 +390,50 @@ def _play(game: SuiteGame, folder: Path, options: BenchOptions, settings: dict[s
 
     run_tournament(config, folder / "arena", workers=0, on_start=started, on_result=finished)
     write_report(folder / "arena", plots=False)
-    cells = json.loads((folder / "arena" / "report.json").read_text(encoding="utf-8"))["cells"]
-    result: dict[str, Any] = {"planner": planner, "sims": sims, "matches_per_seat": matches}
+    records = [r for r in read_records(folder / "arena" / "results.jsonl")
+               if "error" not in r and agent in r["seats"]]
+    result: dict[str, Any] = {"planner": planner, "time": seconds, "matches_per_seat": matches}
     for label, spec in opponents.items():
-        mine = [c for c in cells if c["agent"] == agent and c["opponent"] == spec]
-        n = sum(c["n"] for c in mine)
-        payoff = sum(c["payoff_us"] * c["n"] for c in mine if c["n"]) / n if n else None
-        wins = sum(c["wins"] for c in mine)
-        forfeits = sum(c.get("losses_by_forfeit", 0) for c in mine)
-        result[label] = {"matches": n, "payoff": payoff,
-                         "win_rate": wins / n if n else None, "forfeits": forfeits}
+        result[label] = play_summary([r for r in records if spec in r["seats"]], agent, spec)
     return result
+
+
+def play_summary(records: list[dict[str, Any]], agent: str,
+                 opponent: str) -> dict[str, Any]:
+    """The ``agent``'s results against ``opponent`` over arena match records: matches,
+    mean payoff and win rate over the agent's seats, forfeits, and for each side its mean
+    milliseconds and simulations per move (None for a side that does not search)."""
+    from ggp.arena.stats import outcome
+
+    payoffs, wins, forfeits = [], 0, 0
+    sides = {side: {"moves": 0, "seconds": 0.0, "sim_moves": 0, "sims": 0}
+             for side in ("us", "them")}
+    for record in records:
+        for seat, spec in enumerate(record["seats"]):
+            side = "us" if spec == agent else "them" if spec == opponent else None
+            if side is None:
+                continue
+            moves = record["moves"][seat]
+            sides[side]["moves"] += moves
+            sides[side]["seconds"] += moves * record["move_seconds_mean"][seat]
+            sims = (record.get("simulations") or [None] * len(record["seats"]))[seat]
+            if sims is not None:
+                sides[side]["sim_moves"] += moves
+                sides[side]["sims"] += sims
+            if side == "us":
+                payoffs.append(record["returns"][seat])
+                wins += outcome(record["returns"], seat) == "win"
+                forfeit = record.get("forfeit")
+                forfeits += bool(forfeit and forfeit["player"] == seat)
+    n = len(payoffs)
+    summary: dict[str, Any] = {"matches": n, "payoff": sum(payoffs) / n if n else None,
+                               "win_rate": wins / n if n else None, "forfeits": forfeits}
+    for side, totals in sides.items():
+        summary[f"ms_per_move_{side}"] = (round(1000 * totals["seconds"] / totals["moves"], 1)
+                                          if totals["moves"] else None)
+        summary[f"sims_per_move_{side}"] = (round(totals["sims"] / totals["sim_moves"], 1)
+                                            if totals["sim_moves"] else None)
+    return summary
 
 
 def _stop_workers(pool: ProcessPoolExecutor, grace_s: float = 5.0) -> None:
@@ -411,18 +455,28 @@ def _stop_workers(pool: ProcessPoolExecutor, grace_s: float = 5.0) -> None:
 
 
 # --------------------------------------------------------------------------- the suite
+#: Where the games of a suite run: a local process pool, or Ray.
+POOLS = ("local", "ray")
+
+
 def run_suite(suite: Suite, out: str | Path, options: BenchOptions, *,
-              games: list[str] | None = None, jobs: int = 1,
+              games: list[str] | None = None, jobs: int = 1, pool: str = "local",
+              address: str | None = None,
               on_status: Callable[[dict[str, dict[str, Any]]], None] | None = None,
               on_result: Callable[[dict[str, Any]], None] | None = None,
               poll_seconds: float = 0.5) -> list[dict[str, Any]]:
     """Run every selected game of ``suite`` into ``out`` and write the report; returns
-    the result rows in suite order. ``jobs`` games run at once (1: in this process).
-    ``on_status(statuses)`` gets every game's ``status.json`` content while games run;
-    ``on_result(row)`` is called as each game finishes. The report covers every game of
-    ``out`` so far: games run earlier with other ``games`` selections are read back."""
+    the result rows in suite order. ``jobs`` games run at once: on a local process pool
+    (``pool="local"``; ``jobs=1`` runs them in this process) or as Ray tasks
+    (``pool="ray"``: on the cluster at ``address``, or on a local Ray of ``jobs`` CPUs
+    started and shut down here). ``on_status(statuses)`` gets every game's
+    ``status.json`` content while games run; ``on_result(row)`` is called as each game
+    finishes. The report covers every game of ``out`` so far: games run earlier with
+    other ``games`` selections are read back."""
     from ggp.benchmark.report import write_report
 
+    if pool not in POOLS:
+        raise RunnerError(f"Unknown pool {pool!r}; use one of {', '.join(POOLS)}.")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     selected = suite.select(games)
@@ -455,7 +509,10 @@ def run_suite(suite: Suite, out: str | Path, options: BenchOptions, *,
         if on_result:
             on_result(row)
 
-    if jobs <= 1:
+    if pool == "ray":
+        _run_on_ray(selected, out, options, settings, jobs, address, poll, finish,
+                    poll_seconds)
+    elif jobs <= 1:
         for game in selected:
             poll()
             finish(run_game(game, out, options, settings, on_status=poll))
@@ -471,8 +528,7 @@ def run_suite(suite: Suite, out: str | Path, options: BenchOptions, *,
                     try:
                         finish(future.result())
                     except Exception as exc:  # noqa: BLE001 - a worker died
-                        finish({"game": game.name, "tags": list(game.tags),
-                                "status": "error", "error": f"{type(exc).__name__}: {exc}"})
+                        finish(_died(game, exc))
         except BaseException:
             _stop_workers(pool)
             raise
@@ -488,6 +544,61 @@ def run_suite(suite: Suite, out: str | Path, options: BenchOptions, *,
             report_rows.append(json.loads(file.read_text(encoding="utf-8")))
     write_report(out, report_rows, suite=suite.name, settings=settings)
     return ordered
+
+
+def _died(game: SuiteGame, exc: BaseException) -> dict[str, Any]:
+    """The result row of a game whose worker died (run_game itself never raises)."""
+    return {"game": game.name, "tags": list(game.tags), "status": "error",
+            "error": f"{type(exc).__name__}: {exc}"}
+
+
+def _run_on_ray(selected: list[SuiteGame], out: Path, options: BenchOptions,
+                settings: dict[str, Any], jobs: int, address: str | None,
+                poll: Callable[[], None], finish: Callable[[dict[str, Any]], None],
+                poll_seconds: float) -> None:
+    """Each game a Ray task of one CPU. Workers write into ``out`` as a local pool does,
+    so on a cluster ``out`` (and the suite) must be at the same path on every node, e.g.
+    a shared filesystem, and each node needs ggp installed in the same version."""
+    try:
+        import ray
+    except ImportError:
+        raise RunnerError("The ray pool needs Ray: pip install 'ggp[ray]' (or pip "
+                          "install ray).") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        on_term = signal.getsignal(signal.SIGTERM)
+        ray.init(address=address, num_cpus=max(1, jobs) if address is None else None,
+                 include_dashboard=False, log_to_driver=False, configure_logging=False)
+        # Ray's driver replaces the SIGTERM handler with one that exits at once; the
+        # caller's (the CLI stops the games and says how to resume) is put back
+        if on_term is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, on_term)
+    # a Ray worker need not share this process's working directory
+    out = out.resolve()
+    if options.replay:
+        options = replace(options, replay=str(Path(options.replay).resolve()))
+    pending: dict[Any, SuiteGame] = {}
+    try:
+        task = ray.remote(num_cpus=1, max_retries=0)(run_game)
+        pending = {task.remote(replace(g, file=g.file.resolve()), out, options,
+                               settings): g for g in selected}
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1, timeout=poll_seconds)
+            poll()
+            for ref in done:
+                game = pending.pop(ref)
+                try:
+                    finish(ray.get(ref))
+                except ray.exceptions.RayError as exc:  # the worker died
+                    finish(_died(game, exc))
+    except BaseException:
+        # games blocked on an exchange folder would run on; each resumes from its folder
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        raise
+    finally:
+        if started_here:
+            ray.shutdown()
 
 
 #: The files of a synthesis run that a recorded suite keeps: enough to replay it

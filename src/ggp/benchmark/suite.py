@@ -70,6 +70,11 @@ class Suite:
         return [g for g in self.games if g.name in names]
 
 
+#: The settings a ``[suite]`` table may hold (the defaults of ``ggp bench synth``).
+SUITE_KEYS = frozenset({"name", "train_games", "test_games", "test_players", "budget",
+                        "play_matches", "play_time"})
+
+
 def load_suite(path: str | Path) -> Suite:
     """The suite in folder ``path`` (or the ``suite.toml`` file itself)."""
     path = Path(path)
@@ -81,6 +86,10 @@ def load_suite(path: str | Path) -> Suite:
     except tomllib.TOMLDecodeError as exc:
         raise SuiteError(f"{file} is not valid TOML: {exc}.") from None
     head = data.get("suite", {})
+    unknown = sorted(set(head) - SUITE_KEYS)
+    if unknown:
+        raise SuiteError(f"{file}: unknown [suite] setting {', '.join(unknown)} (known: "
+                         f"{', '.join(sorted(SUITE_KEYS))}).")
     games, seen = [], set()
     for index, entry in enumerate(data.get("game", [])):
         where = f"{file}, game {index + 1}"

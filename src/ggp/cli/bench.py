@@ -31,7 +31,11 @@ def synth_command(
                                        "--out to resume."),
     games: Optional[str] = typer.Option(None, help="Comma-separated games to run "
                                         "(default: all)."),
-    jobs: int = typer.Option(1, help="Games synthesized at once (local process pool)."),
+    jobs: int = typer.Option(1, help="Games run at once (on the --pool)."),
+    pool: str = typer.Option("local", help="Where games run in parallel: local (a process "
+                             "pool; --jobs 1 runs them in this process) or ray."),
+    address: Optional[str] = typer.Option(None, help="Ray cluster address for --pool ray "
+                                          "(default: start a local Ray of --jobs CPUs)."),
     replay: Optional[Path] = typer.Option(
         None, help="A recorded suite (one synthesis run folder per game, e.g. "
         "examples/recorded/novel, or an earlier --out): reproduce its answers; without "
@@ -43,8 +47,9 @@ def synth_command(
                                                "seats (comma-separated)."),
     play_matches: Optional[int] = typer.Option(None, help="Play check: matches per seat "
                                                "and opponent (0: no play check)."),
-    play_sims: Optional[int] = typer.Option(None, help="Play check: simulations per move "
-                                            "of the CWM agent and of the GT agent."),
+    play_time: Optional[float] = typer.Option(None, help="Play check: seconds of search "
+                                              "per move, the same for the CWM agent and "
+                                              "the GT agent (suite default)."),
     trusted: bool = typer.Option(False, help="The suite's model files may run in this "
                                  "process (needed by the play check and the behaviour "
                                  "accuracy); their games for synthesis are recorded in a "
@@ -70,15 +75,18 @@ def synth_command(
 
       ggp bench synth benchmarks/novel --backend exchange --exchange-dir prompts/
       --jobs 4 --trusted --out runs/bench/novel
+
+      ggp bench synth benchmarks/novel --replay examples/recorded/novel --trusted
+      --pool ray --jobs 8 --play-time 0.2
     """
-    from ggp.benchmark.runner import BenchOptions, LLMOptions
+    from ggp.benchmark.runner import POOLS, BenchOptions, LLMOptions
     from ggp.benchmark.suite import load_suite
 
     loaded = load_suite(suite)
     names = [n.strip() for n in games.split(",") if n.strip()] if games else None
     selected = loaded.select(names)
     llm = LLMOptions(backend=backend, model=model, base_url=base_url,
-                     config=str(config) if config else None,
+                     config=str(config.resolve()) if config else None,
                      exchange_dir=str(exchange_dir.resolve()) if exchange_dir else None,
                      cache_mode=cache_mode)
     if replay is None and not llm.wanted():
@@ -86,10 +94,13 @@ def synth_command(
                                  "or --replay a recorded suite.")
     options = BenchOptions(train_games=train_games, test_games=test_games,
                            test_players=test_players, budget=budget,
-                           play_matches=play_matches, play_sims=play_sims, seed=seed,
+                           play_matches=play_matches, play_time=play_time, seed=seed,
                            test_seconds=test_seconds, trusted=trusted,
                            replay=str(replay) if replay else None,
                            llm=llm if llm.wanted() else None)
+    if pool not in POOLS:
+        raise typer.BadParameter(f"--pool must be one of {', '.join(POOLS)}, not {pool!r}.")
+    options.resolved(loaded)  # bad settings fail here, before anything is written
     out = out or Path("runs") / "bench" / f"{loaded.name}-{time.strftime('%Y%m%d-%H%M%S')}"
     console.print(f"[bold]ggp bench synth[/] {loaded.name}: {len(selected)} games → {out}")
     if not trusted:
@@ -97,7 +108,8 @@ def synth_command(
                       "suite's games in this process; pass --trusted for them.")
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        rows = _run_with_progress(loaded, out, options, names, jobs, len(selected))
+        rows = _run_with_progress(loaded, out, options, names, jobs, pool, address,
+                                  len(selected))
     except KeyboardInterrupt:
         console.print(f"[yellow]Interrupted.[/] Resume with the same command and --out {out}")
         raise typer.Exit(130) from None
@@ -112,7 +124,8 @@ def synth_command(
 
 
 def _run_with_progress(suite: Any, out: Path, options: Any, names: list[str] | None,
-                       jobs: int, total: int) -> list[dict[str, Any]]:
+                       jobs: int, pool: str, address: str | None,
+                       total: int) -> list[dict[str, Any]]:
     from ggp.benchmark.runner import run_suite
 
     with Progress(TextColumn("{task.description}"), BarColumn(),
@@ -144,8 +157,8 @@ def _run_with_progress(suite: Any, out: Path, options: Any, names: list[str] | N
             if row["game"] in lines:
                 bar.update(lines[row["game"]], visible=False)
 
-        return run_suite(suite, out, options, games=names, jobs=jobs, on_status=on_status,
-                         on_result=on_result)
+        return run_suite(suite, out, options, games=names, jobs=jobs, pool=pool,
+                         address=address, on_status=on_status, on_result=on_result)
 
 
 @app.command("catalogue")
