@@ -248,3 +248,21 @@ def test_the_move_played_is_never_a_three_ply_loss_when_another_move_is_not():
                     rng=random.Random(seed))
         move = mcts.choose(mcts.search(state))
         assert not wins_within(model, model.apply(state, move), 3), move
+
+
+def test_a_proven_lost_position_is_played_for_practical_chances():
+    """X's open three in column 2 wins by force and the solver proves it at once; the
+    search without the solver then spends the rest of the budget (it would stop at the
+    proof) and plays one of the legal moves."""
+    model, state = play("generalized_tic_tac_toe",
+                        "x(2,2) o(3,3) x(2,3) o(2,4) x(4,2) o(3,4) x(3,2)".split())
+    legal = model.legal_actions(state)
+    for seed in range(2):
+        mcts = MCTS(model, RandomRolloutEvaluator(model, 1), simulations=400,
+                    rng=random.Random(seed))
+        assert mcts.best_action(state) in legal
+        assert mcts._proven_lost(mcts._tree) and mcts.last_simulations >= 400
+    winning = MCTS(model, RandomRolloutEvaluator(model, 1), simulations=400,
+                   rng=random.Random(0))
+    winning.best_action(model.apply(state, "o(1,2)"))  # X to move: a proven win, no swindle
+    assert winning.last_simulations < 400

@@ -156,6 +156,7 @@ class MCTS:
         self.simulations = simulations
         self.time_limit = time_limit
         self.c = uct_c * exploration_scale(model)
+        self.c_setting = uct_c
         self.rng = rng or random.Random()
         self.solver = solver
         self.prior = as_guarded(prior, model.trusted)
@@ -218,7 +219,38 @@ class MCTS:
         if len(legal) == 1:
             self.last_simulations = 0
             return legal[0]
-        return self.choose(self.search(state, rewards_before))
+        started = time.perf_counter()
+        root = self.search(state, rewards_before)
+        if self._proven_lost(root):
+            return self._swindle(state, rewards_before, started)
+        return self.choose(root)
+
+    def _proven_lost(self, root: Node) -> bool:
+        """Whether the solver proved that the root's mover gets its worst return."""
+        if not self.solver or root.proven is None:
+            return False
+        bounds = self._bounds(root)
+        return bounds is not None and root.after()[root.player] <= bounds[0] + self.eps
+
+    def _swindle(self, state: State, rewards_before: Sequence[float] | None,
+                 started: float) -> Action:
+        """The move of a search without the solver, when the position is proven lost.
+
+        A proven loss says an opponent who plays perfectly wins whatever the mover does;
+        it says nothing about which move makes the win hardest to find, and the solver's
+        search stops at the proof. A search without the solver values each move by how
+        its own (fallible) simulated opponent fares, which ranks the moves that block,
+        threaten and delay above those that lose at once: the practical choice against an
+        opponent who may err. It gets what is left of the move's budget; the solver's tree
+        is kept for the next move."""
+        left = None if self.time_limit is None else max(
+            0.0, self.time_limit - (time.perf_counter() - started))
+        practical = MCTS(self.model, self.evaluator, simulations=self.simulations,
+                         time_limit=left, uct_c=self.c_setting, rng=self.rng, solver=False,
+                         prior=self.prior, reuse=False)
+        root = practical.search(state, rewards_before)
+        self.last_simulations += practical.last_simulations
+        return practical.choose(root)
 
     def choose(self, root: Node) -> Action:
         """The most visited root action (ties: higher mean for the mover), except that a
