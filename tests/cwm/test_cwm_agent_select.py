@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -95,7 +96,7 @@ def test_a_selection_on_a_tiny_game_resumes_and_never_picks_a_crashing_candidate
     record = select_agent(run, metadata, candidates, matches=1, move_time=0.05,
                           round_robin=True, log=seen.append)
     (duel,) = record["duels"]
-    assert duel["unit"] == "pairs" and duel["matches"] == 2
+    assert duel["unit"] == "pairs" and duel["matches"] == 2 and duel["units"] == 1
     assert duel["failed_by"]["opponent"] == 2 and duel["failed_by"]["agent"] == 0
     assert record["selected"] == candidates[0] and record["failed"][candidates[1]] == 2
     assert any("2/2 matches" in line for line in seen)
@@ -110,6 +111,12 @@ def test_a_selection_on_a_tiny_game_resumes_and_never_picks_a_crashing_candidate
     again = select_agent(run, metadata, candidates, matches=1, move_time=0.05,
                          round_robin=True)
     assert again["duels"] == record["duels"]
+    # the journals name the candidates, not the folder: a moved run still resumes
+    moved = shutil.copytree(run, tmp_path / "moved")
+    assert select_agent(moved, metadata, candidates, matches=1, move_time=0.05,
+                        round_robin=True)["duels"] == record["duels"]
+    with pytest.raises(AssertionError):  # another move time is another duel
+        select_agent(run, metadata, candidates, matches=1, move_time=0.1, round_robin=True)
 
 
 def test_the_vs_llm_table_takes_the_selected_agent(tmp_path, monkeypatch):

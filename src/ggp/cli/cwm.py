@@ -208,13 +208,14 @@ def _print_selection(record: dict[str, Any]) -> None:
 
     table = Table(title="Duels on the CWM (margin: the first agent's return minus the "
                   "second's, mean ± 95% CI)")
-    for column in ("agent", "opponent", "n", "margin", "failed (agent / opponent / host)"):
-        table.add_column(column)
+    for column in ("agent", "opponent", "n", "margin", "agent's return",
+                   "failed (agent / opponent / host)"):
+        table.add_column(column, overflow="fold")
     for d in record["duels"]:
         ci = f" ± {d['ci95']:.3f}" if d.get("ci95") is not None else ""
         blame = d.get("failed_by", {})
         table.add_row(d["agent"], d["opponent"], f"{d['units']} {d['unit']}",
-                      f"{d['margin']:+.3f}{ci}",
+                      f"{d['margin']:+.3f}{ci}", f"{d.get('agent_return', 0.0):+.3f}",
                       f"{blame.get('agent', 0)} / {blame.get('opponent', 0)} / "
                       f"{blame.get('host', 0)}")
     console.print(table)

@@ -132,16 +132,18 @@ def select_agent(run_dir: str | Path, metadata: GameMetadata, candidates: list[s
                 "matches": matches, "move_time": move_time, "duplicate": duplicate,
                 "round_robin": round_robin, "seed": seed}
     specs = {c: full_spec(c, run, move_time) for c in candidates}
-    record: dict[str, Any] = {"settings": settings, "specs": specs, "duels": [],
-                              "complete": False}
+    record: dict[str, Any] = {"settings": settings, "duels": [], "complete": False}
     journals = run / "agent_selection"
     journals.mkdir(exist_ok=True)
     pairs = duel_pairs(candidates, default, round_robin)
     for i, (a, b) in enumerate(pairs, 1):
         tag = f"duel {i}/{len(pairs)}: {a} vs {b}"
-        digest = hashlib.sha256(json.dumps([specs[a], specs[b]]).encode()).hexdigest()[:12]
+        # journaled under the run-independent specs: the folder can move and still resume
+        names = (f"{a}|time={move_time:g}", f"{b}|time={move_time:g}")
+        digest = hashlib.sha256(json.dumps(names).encode()).hexdigest()[:12]
         result = duel(run, metadata, specs[a], specs[b], matches=matches, seed=seed,
                       journal=journals / f"duel_{digest}.jsonl", duplicate=duplicate,
+                      labels=names,
                       on_match=lambda done, total, tag=tag: log(f"{tag}: {done}/{total} "
                                                                 "matches"))
         record["duels"].append({"agent": a, "opponent": b, **result})

@@ -55,7 +55,8 @@ def play_hosted(host: str | Path, metadata: GameMetadata, specs: list[str],
 def duel_on_model(host: str | Path, metadata: GameMetadata, agent: str, opponent: str, *,
                   matches: int, seed: int = 0, journal: str | Path | None = None,
                   on_match: Callable[[int, int], None] | None = None,
-                  duplicate: bool = False) -> dict[str, Any]:
+                  duplicate: bool = False,
+                  labels: tuple[str, str] | None = None) -> dict[str, Any]:
     """``agent`` against ``opponent`` on the hosted model, ``matches`` per seat.
 
     ``margin`` is the mean of (agent's return − mean return of the others). With
@@ -69,14 +70,20 @@ def duel_on_model(host: str | Path, metadata: GameMetadata, agent: str, opponent
     confidence interval is over those sets (``unit`` ``"pairs"`` for two players), not
     over matches. The result also holds ``ci95`` (the half-width of the margin's 95%
     interval, None below two units) and ``failed_by`` (execution failures blamed on the
-    agent's seat, on the opponent's, or on the host, which counts for both)."""
+    agent's seat, on the opponent's, or on the host, which counts for both) and
+    ``agent_return`` (the agent's mean return: in a general-sum game a margin alone does
+    not say whether both sides did well).
+
+    ``labels`` name the two agents in the journal instead of their specs, so a caller
+    whose specs hold an absolute path keeps its journal valid when the folder moves."""
     from ggp.arena.stats import mean_ci
 
     n = metadata.num_players
     # a duplicate duel is another duel: its matches have other seeds
-    done = _journal_entries(journal, [agent, opponent, seed, *(["duplicate"] * duplicate)])
+    duel_id = [*(labels or (agent, opponent)), seed, *(["duplicate"] * duplicate)]
+    done = _journal_entries(journal, duel_id)
     total = n * matches
-    margins, units, failures = [], [], 0
+    margins, units, failures, own = [], [], 0, []
     failed_by = {"agent": 0, "opponent": 0, "host": 0}
     # index outermost, so a duel cut short has whole duplicate sets
     for k in range(matches):
@@ -92,8 +99,7 @@ def duel_on_model(host: str | Path, metadata: GameMetadata, agent: str, opponent
                 returns, failure = play_hosted(host, metadata, specs,
                                                match_seed(seed, match))
                 if journal is not None:
-                    line = {"duel": [agent, opponent, seed, *(["duplicate"] * duplicate)],
-                            "match": key, "returns": returns, "failure": failure}
+                    line = {"duel": duel_id, "match": key, "returns": returns, "failure": failure}
                     with open_output(journal, "a") as out:
                         out.write(json.dumps(line) + "\n")
             if failure:
@@ -101,6 +107,7 @@ def duel_on_model(host: str | Path, metadata: GameMetadata, agent: str, opponent
                 failed_by[_blame(failure, seat)] += 1
             others = [r for i, r in enumerate(returns) if i != seat]
             unit.append(returns[seat] - sum(others) / len(others))
+            own.append(returns[seat])
             margins.append(unit[-1])
             if on_match is not None:
                 on_match(len(margins), total)
@@ -108,6 +115,7 @@ def duel_on_model(host: str | Path, metadata: GameMetadata, agent: str, opponent
     _, ci95 = mean_ci(units)
     return {"matches": len(margins), "margin": statistics.fmean(margins),
             "failures": failures, "ci95": ci95, "failed_by": failed_by,
+            "agent_return": statistics.fmean(own),
             "unit": ("pairs" if n == 2 else "sets") if duplicate else "matches",
             "units": len(units)}
 
