@@ -45,7 +45,8 @@ def test_an_insignificant_lead_keeps_the_default_and_says_so():
     chosen = choose([_duel("b", "a", 0.5, 0.6), _duel("c", "a", -0.2, 0.1)],
                     ["a", "b", "c"], "a")
     assert chosen["selected"] == "a" and chosen["selected_is_default"]
-    assert "not significant" in chosen["reason"] and "keeping the default" in chosen["reason"]
+    assert "not significant" in chosen["reason"]
+    assert "keeping the default" in chosen["reason"]
 
 
 def test_no_interval_is_not_significant():
@@ -135,3 +136,27 @@ def test_the_vs_llm_table_takes_the_selected_agent(tmp_path, monkeypatch):
     (run / "agent_selection.json").unlink()
     with pytest.raises(SystemExit, match="no finished agent selection"):
         vs_llm.agent_template({"run": str(run), "agent": "selected"})
+
+
+def test_the_select_command_prints_the_duels_and_the_choice(tmp_path, capsys):
+    from ggp.cli.main import main
+
+    run = run_dir(tmp_path, "run", standalone(GAME))
+    code = main(["cwm", "select", str(run), "--game", GAME, "--candidates",
+                 "cwm_ismcts:rollouts=1,random", "--matches", "1", "--move-time", "0.05"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    # one pair has no interval: never significant, so the default stays and it says why
+    assert "selected: cwm_ismcts:rollouts=1 (the default)" in out
+    assert "no interval" in out and "keeping the default" in " ".join(out.split())
+
+
+def test_a_candidate_with_its_own_budget_is_a_one_line_error(tmp_path, capsys):
+    from ggp.cli.main import main
+
+    run = run_dir(tmp_path, "run", standalone(GAME))
+    code = main(["cwm", "select", str(run), "--game", GAME, "--candidates",
+                 "cwm_ismcts,cwm_ismcts:sims=50"])
+    err = capsys.readouterr().err
+    assert code == 2 and "leave run=, sims= and time= out" in " ".join(err.split())
+    assert "Traceback" not in err and not (run / "agent_selection.json").exists()

@@ -43,8 +43,6 @@ SELECTION_FILE = "agent_selection.json"
 #: Settings the selector owns: every candidate gets the same ones.
 OWNED = ("run", "sims", "time")
 
-DuelFn = Callable[..., dict[str, Any]]
-
 
 class SelectionError(GGPError):
     """The candidates or settings of a selection are unusable."""
@@ -101,7 +99,8 @@ def check_candidates(candidates: list[str]) -> None:
                 "out; the selector sets them, so every candidate gets the same move time.")
 
 
-def duel_pairs(candidates: list[str], default: str, round_robin: bool) -> list[tuple[str, str]]:
+def duel_pairs(candidates: list[str], default: str,
+               round_robin: bool) -> list[tuple[str, str]]:
     """The duels to play: every candidate against the default, or every pair."""
     if round_robin:
         return [(a, b) for i, a in enumerate(candidates) for b in candidates[i + 1:]]
@@ -111,11 +110,11 @@ def duel_pairs(candidates: list[str], default: str, round_robin: bool) -> list[t
 def select_agent(run_dir: str | Path, metadata: GameMetadata, candidates: list[str], *,
                  default: str | None = None, matches: int = 4, move_time: float = 0.5,
                  duplicate: bool | None = None, round_robin: bool = False, seed: int = 0,
-                 game: str = "", log: Callable[[str], None] = lambda _: None,
-                 duel: DuelFn | None = None) -> dict[str, Any]:
+                 game: str = "", log: Callable[[str], None] = lambda _: None
+                 ) -> dict[str, Any]:
     """Duel the candidates on the run's CWM and choose one (see the module doc); returns
     and writes the record. ``duplicate`` None: duplicate pairs when the game has chance.
-    ``duel`` replaces :func:`ggp.cwm.tournament.duel_on_model` (same arguments)."""
+    ``game`` is only recorded (the name the metadata came from)."""
     from ggp.cwm.tournament import duel_on_model
 
     run = Path(run_dir).resolve()
@@ -127,7 +126,6 @@ def select_agent(run_dir: str | Path, metadata: GameMetadata, candidates: list[s
     if matches < 1 or move_time <= 0:
         raise SelectionError("--matches and --move-time must be positive.")
     duplicate = metadata.chance if duplicate is None else duplicate
-    duel = duel or duel_on_model
     settings = {"game": game, "candidates": candidates, "default": default,
                 "matches": matches, "move_time": move_time, "duplicate": duplicate,
                 "round_robin": round_robin, "seed": seed}
@@ -141,15 +139,15 @@ def select_agent(run_dir: str | Path, metadata: GameMetadata, candidates: list[s
         # journaled under the run-independent specs: the folder can move and still resume
         names = (f"{a}|time={move_time:g}", f"{b}|time={move_time:g}")
         digest = hashlib.sha256(json.dumps(names).encode()).hexdigest()[:12]
-        result = duel(run, metadata, specs[a], specs[b], matches=matches, seed=seed,
-                      journal=journals / f"duel_{digest}.jsonl", duplicate=duplicate,
-                      labels=names,
-                      on_match=lambda done, total, tag=tag: log(f"{tag}: {done}/{total} "
-                                                                "matches"))
+        result = duel_on_model(run, metadata, specs[a], specs[b], matches=matches,
+                               seed=seed, journal=journals / f"duel_{digest}.jsonl",
+                               duplicate=duplicate, labels=names,
+                               on_match=lambda done, total, tag=tag: log(
+                                   f"{tag}: {done}/{total} matches"))
         record["duels"].append({"agent": a, "opponent": b, **result})
-        log(f"{tag}: margin {_pm(result['margin'], result.get('ci95'))} per "
-            f"{_singular(result.get('unit', 'matches'))} over {result.get('units')} "
-            f"{result.get('unit', 'matches')}, {result['failures']} failed")
+        log(f"{tag}: margin {_pm(result['margin'], result['ci95'])} per "
+            f"{_singular(result['unit'])} over {result['units']} {result['unit']}, "
+            f"{result['failures']} failed")
         _write(run, record)
     record.update(choose(record["duels"], candidates, default))
     record["complete"] = True
@@ -185,7 +183,8 @@ def choose(duels: list[dict[str, Any]], candidates: list[str],
         best = max(better, key=lambda c: (scores[c], -candidates.index(c)))
         m, ci = against_default[best]
         reason = (f"{best} beat the default {default} by {_pm(m, ci)} (significant at 95%) "
-                  f"and has the best mean margin among such candidates ({scores[best]:+.3f})")
+                  "and has the best mean margin among such candidates "
+                  f"({scores[best]:+.3f})")
         return {**out, "selected": best, "selected_is_default": False, "reason": reason}
     if against_default:
         top = max(against_default, key=lambda c: (against_default[c][0],

@@ -99,7 +99,8 @@ def duel_on_model(host: str | Path, metadata: GameMetadata, agent: str, opponent
                 returns, failure = play_hosted(host, metadata, specs,
                                                match_seed(seed, match))
                 if journal is not None:
-                    line = {"duel": duel_id, "match": key, "returns": returns, "failure": failure}
+                    line = {"duel": duel_id, "match": key, "returns": returns,
+                            "failure": failure}
                     with open_output(journal, "a") as out:
                         out.write(json.dumps(line) + "\n")
             if failure:
