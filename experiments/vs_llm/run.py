@@ -92,7 +92,7 @@ def plan(table: dict[str, Any], game: str, *, move_time: float,
     (``sims`` given here replaces both)."""
     entry = table["games"][game]
     run = portable(ROOT / entry["run"])
-    templates = (entry["agent"], entry["baseline"])
+    templates = (agent_template(entry), entry["baseline"])
     # an agent whose spec has no {budget} (e.g. cwm_cfr, which plays a solved policy)
     # does not search at move time and has no say in the budget
     if all(takes_time(t) for t in templates if "{budget}" in t):
@@ -103,6 +103,23 @@ def plan(table: dict[str, Any], game: str, *, move_time: float,
     agent, baseline = (t.format(run=run, budget=b) for t, b in zip(templates, budgets))
     return GamePlan(game, run, agent, baseline, matches or int(entry["matches"]),
                     bool(entry.get("duplicate", False)), budgets[0])
+
+
+def agent_template(entry: dict[str, Any]) -> str:
+    """The game's agent template: its ``agent``, or with ``agent = "selected"`` the choice
+    of ``ggp cwm select`` recorded in the run's ``agent_selection.json``, falling back to
+    the entry's ``fallback`` while the run has no finished selection."""
+    if entry["agent"] != "selected":
+        return entry["agent"]
+    from ggp.cwm.select import selected_spec, spec_template
+
+    chosen = selected_spec(ROOT / entry["run"])
+    if chosen is not None:
+        return spec_template(chosen)
+    if "fallback" not in entry:
+        raise SystemExit(f"error: {entry['run']} has no finished agent selection "
+                         "(ggp cwm select) and the game's table has no fallback agent")
+    return entry["fallback"]
 
 
 def portable(path: Path) -> str:

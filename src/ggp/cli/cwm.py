@@ -4,6 +4,7 @@
   reject bad samples, optional value functions, arena, accuracy during play, summary);
 * ``ggp cwm values RUN`` — value-function synthesis and selection for one run;
 * ``ggp cwm priors RUN`` — policy-prior synthesis and selection for one run;
+* ``ggp cwm select RUN --candidates A,B`` — choose the run's agent by a measured duel;
 * ``ggp cwm reject RUN RUN ...`` — the bad-sample rejection tournament;
 * ``ggp cwm accuracy RUN --arena DIR`` — a model's accuracy on the games of a tournament.
 
@@ -168,6 +169,59 @@ def priors_command(
     console.print(f"selected: {record['candidates'][chosen]['file']} -> "
                   f"{Path(run) / 'policy_prior.py'}" if chosen is not None else
                   "selected: none (the search keeps no prior)")
+
+
+@app.command("select")
+def select_command(
+    run: Path = typer.Argument(..., help="A synthesis run directory."),
+    game: str = typer.Option(..., help="The registered game (for its public metadata)."),
+    candidates: str = typer.Option(..., help="Comma-separated agent specs without run=, "
+                                   "sims= and time=, e.g. cwm_ismcts,cwm_ismcts:prior=none"),
+    default: str | None = typer.Option(None, help="The agent kept unless a candidate beats "
+                                       "it significantly (default: the first candidate)."),
+    matches: int = typer.Option(4, help="Matches per seat of each duel (with duplicate: "
+                                "pairs)."),
+    move_time: float = typer.Option(0.5, help="Seconds per move of every candidate."),
+    duplicate: str = typer.Option("auto", help="auto (when the game has chance) | on | off."),
+    round_robin: bool = typer.Option(False, help="Every pair of candidates meets, not only "
+                                     "each candidate and the default."),
+    seed: int = typer.Option(0),
+) -> None:
+    """Duel candidate agents on RUN's model at equal move time and record the choice in
+    RUN/agent_selection.json; rerun the same command to resume."""
+    from ggp.core.registry import make_game
+    from ggp.cwm.select import select_agent
+
+    if duplicate not in ("auto", "on", "off"):
+        raise typer.BadParameter("--duplicate must be auto, on or off.")
+    specs = [c.strip() for c in candidates.split(",") if c.strip()]
+    record = select_agent(run, make_game(game).metadata, specs, default=default,
+                          matches=matches, move_time=move_time,
+                          duplicate={"auto": None, "on": True, "off": False}[duplicate],
+                          round_robin=round_robin, seed=seed, game=game,
+                          log=lambda m: console.print(f"[dim]{m}[/]"))
+    _print_selection(record)
+
+
+def _print_selection(record: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    table = Table(title="Duels on the CWM (margin: the first agent's return minus the "
+                  "second's, mean ± 95% CI)")
+    for column in ("agent", "opponent", "n", "margin", "agent's return",
+                   "failed (agent / opponent / host)"):
+        table.add_column(column, overflow="fold")
+    for d in record["duels"]:
+        ci = f" ± {d['ci95']:.3f}" if d.get("ci95") is not None else ""
+        blame = d.get("failed_by", {})
+        table.add_row(d["agent"], d["opponent"], f"{d['units']} {d['unit']}",
+                      f"{d['margin']:+.3f}{ci}", f"{d.get('agent_return', 0.0):+.3f}",
+                      f"{blame.get('agent', 0)} / {blame.get('opponent', 0)} / "
+                      f"{blame.get('host', 0)}")
+    console.print(table)
+    console.print(f"selected: {record['selected']}"
+                  + (" (the default)" if record["selected_is_default"] else ""))
+    console.print(f"why: {record['reason']}")
 
 
 @app.command()
