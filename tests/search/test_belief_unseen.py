@@ -76,7 +76,9 @@ def test_stage_enumeration_is_the_exact_posterior_of_the_next_decision():
         action = mine[1][0][1]  # the recorded action at decision 0
         pool = [Weighted(ops.apply(w.state, action), w.probability, w.actions + (action,))
                 for w in first if action in ops.legal_actions(w.state)]
-        found = enumerate_stage(ops, pool, _Target(mine[1][1][0]), 0, time.monotonic() + 60)
+        found, complete = enumerate_stage(ops, pool, _Target(mine[1][1][0]), 0,
+                                          time.monotonic() + 60)
+        assert complete
         total = sum(w for _, w, _ in found)
         got = {}
         for state, w, actions in found:
@@ -95,7 +97,9 @@ def test_stage_enumeration_gives_up_beyond_its_budget():
     ops = ops_for(model)
     start = [Weighted(model.initial_state(), 1.0)]
     target = _Target(points(model, 0)[0][0][0][0])
-    assert enumerate_stage(ops, start, target, 0, time.monotonic() + 60, max_nodes=50) == []
+    found, complete = enumerate_stage(ops, start, target, 0, time.monotonic() + 60,
+                                      max_nodes=50)
+    assert not complete and found == []  # a 52-card deal reaches no decision in 50 states
 
 
 def test_relaxed_states_match_the_current_observation():
