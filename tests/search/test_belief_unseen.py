@@ -173,8 +173,8 @@ def test_the_relaxed_search_matches_the_current_observation_of_a_card_game():
     history = points(model, 5)[1][3]
     found, exact = relaxed_states(model, history, 1, random.Random(0), seconds=1.0)
     assert found
-    states = [s for s, _ in found] if exact else current_match_search(
-        model, history, 1, random.Random(0), [m for _, m in found], seconds=20.0)
+    states = [s for s, _ in (found if exact else current_match_search(
+        model, history, 1, random.Random(0), [m for _, m in found], seconds=20.0))]
     assert states
     for state in states:
         assert canonical_json(model.observation(state, 1)) == canonical_json(history[-1][0])
@@ -200,3 +200,61 @@ def test_an_agent_whose_belief_always_fails_plays_whole_matches_legally(spec, na
     result = play_match(model, agents, seed=2, record_states=False)
     assert result.forfeit is None
     assert agents[0].belief_fallbacks == len(result.move_seconds[0]) > 0
+
+
+def _bottle_imp_lead():
+    """A Bottle Imp state where player 0 leads a trick with at least three cards, and a
+    copy in which one of its cards was swapped with an opponent's: close to what it
+    sees, but its hand is wrong."""
+    import copy
+
+    model = make_game("bottle_imp")
+    rng = random.Random(3)
+    state = model.initial_state()
+    while True:
+        mover = model.current_player(state)
+        if mover == 0 and model.legal_actions(state)[0].startswith("Play") and \
+                not state["trick"]["cards"] and len(state["hands"][0]) >= 3:
+            break
+        state = model.apply(state, model.sample_chance(state, rng) if mover < 0
+                            else rng.choice(model.legal_actions(state)))
+    near = copy.deepcopy(state)
+    mine, theirs = near["hands"][0], near["hands"][1]
+    mine[0], theirs[0] = theirs[0], mine[0]
+    return model, state, near
+
+
+def test_a_fallback_from_states_that_only_come_close_plays_what_the_player_holds(
+        monkeypatch):
+    """When no state matching the current observation is found, the fallback must not
+    play a card that a close state's hand holds and the player's does not: before, the
+    move was drawn from the close states' legal moves, which included it."""
+    import ggp.belief.fallback as fallback
+
+    model, true_state, near = _bottle_imp_lead()
+    history = [(model.observation(true_state, 0), None)]
+    monkeypatch.setattr(fallback, "relaxed_states", lambda *a, **k: ([(near, ())], False))
+    monkeypatch.setattr(fallback, "current_match_search", lambda *a, **k: [])
+    legal = model.legal_actions(true_state)
+    assert set(model.legal_actions(near)) - set(legal)  # the close state has a wrong card
+    for seed in range(30):
+        action = fallback.fallback_action(model, history, 0, random.Random(seed),
+                                          seconds=0.01, patience=0.0)
+        assert action in legal
+
+
+def test_the_next_fallback_continues_from_the_states_the_last_one_found():
+    from ggp.belief.fallback import RelaxedMemory
+
+    model = load_model(str(UNSEEN / "heldout" / "follow_suit.py"))
+    mine = points(model, 2)[0]
+    memory = RelaxedMemory()
+    first = fallback_action(model, mine[1], 0, random.Random(0), memory=memory)
+    assert first in model.legal_actions(memory.states[0][0])
+    assert memory.prefix(mine[1]) is None  # not a decision before its own
+    stage, states = memory.prefix(mine[2])
+    assert stage == 1 and states
+    for state, _ in states:  # they show the player what it saw at that decision
+        assert canonical_json(model.observation(state, 0)) == canonical_json(mine[1][-1][0])
+    fallback_action(model, mine[2], 0, random.Random(0), memory=memory)
+    assert len(memory.keys) == 3
