@@ -225,3 +225,4 @@ def test_a_capped_enumeration_hands_its_last_information_set_to_the_filter():
     for state, actions in sampler.last_particles():
         assert canonical_json(replay_history(model, list(actions), 0, histories[5])) == \
             canonical_json(state)
+    assert sampler.consistent_prefix(histories[5], 0)[0] == 5

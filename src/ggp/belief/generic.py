@@ -425,6 +425,8 @@ class ParticleFilter:
         self.keys = [(canonical_json(obs), action) for obs, action in history]
         self.floor = len(history) - 1
         self.pools = [[] for _ in range(self.floor)] + [pool]
+        # the fallback's consistent prefix, should the next run fail
+        self.good = (list(self.keys), list(self.pools))
 
     def run(self, history: ObsActionHistory, rng: random.Random,
             time_limit: float = 10.0) -> list[Weighted]:
