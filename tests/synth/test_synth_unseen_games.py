@@ -25,7 +25,7 @@ GAMES = QUICK + [pytest.param(str(p.relative_to(UNSEEN)), marks=pytest.mark.slow
 
 @pytest.mark.parametrize("name", GAMES)
 def test_synthesis_of_an_unseen_hidden_game_reaches_its_first_prompt(name, tmp_path):
-    """Every game of benchmarks/belief_unseen (about 15-30 s each on a loaded machine:
+    """Every game of benchmarks/belief_unseen (about 10-30 s each on a loaded machine:
     all but the two of the issue are marked slow)."""
     path = UNSEEN / name
     task = model_file_task(path, games=1, test_games=3, seed=0)  # default held-out players

@@ -191,7 +191,7 @@ def _search_or_fall_back(agent, history: ObsActionHistory) -> Action:
         agent.belief_fallbacks = getattr(agent, "belief_fallbacks", 0) + 1
         return fallback_action(agent.model, history, agent.info.seat, agent.rng,
                                sampler=agent.sampler, offered=offered,
-                               memory=agent.fallback_memory)
+                               memory=getattr(agent, "fallback_memory", None))
 
 
 _SOLVED: dict[tuple, Callable[[ObsActionHistory, int], dict[Action, float]]] = {}
