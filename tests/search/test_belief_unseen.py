@@ -258,3 +258,35 @@ def test_the_next_fallback_continues_from_the_states_the_last_one_found():
         assert canonical_json(model.observation(state, 0)) == canonical_json(mine[1][-1][0])
     fallback_action(model, mine[2], 0, random.Random(0), memory=memory)
     assert len(memory.keys) == 3
+
+
+def test_a_cut_off_stage_enumeration_returns_what_it_found():
+    """Stopped by its node budget, the stage enumeration says so and keeps the consistent
+    continuations it had reached (the seeds the filter hands to its search)."""
+    model = make_game("leduc_poker")
+    ops = ops_for(model)
+    partial = 0
+    for seed in range(12):
+        mine = points(model, seed)[0]
+        if len(mine) < 2:
+            continue
+        first = information_set(model, mine[0], 0)
+        action = mine[1][0][1]
+        pool = [Weighted(ops.apply(w.state, action), w.probability, w.actions + (action,))
+                for w in first if action in ops.legal_actions(w.state)]
+        target = _Target(mine[1][1][0])
+        full, complete = enumerate_stage(ops, pool, target, 0, time.monotonic() + 60,
+                                         max_nodes=10**6)
+        assert complete
+        for cap in (2, 4, 8, 16):
+            found, complete = enumerate_stage(ops, pool, target, 0, time.monotonic() + 60,
+                                              max_nodes=cap)
+            if complete:
+                continue
+            assert {canonical_json(s) for s, _, _ in found} <= \
+                {canonical_json(s) for s, _, _ in full}
+            for state, _, actions in found:
+                assert canonical_json(replay_history(model, list(actions), 0, mine[1][:2])) \
+                    == canonical_json(state)
+            partial += bool(found)
+    assert partial
