@@ -472,10 +472,8 @@ class ParticleFilter:
             # forward until a stage survives again.
             self.tries = min(self.particles, 2 * self.tries) if survivors else \
                 max(MIN_TRIES, self.tries // 2)
-            search = HistorySearch(self.ops, self.player, targets[:step + 1],
-                                   [a for _, a in history[:step]])
             if not survivors and misses:  # a short search first: often enough
-                survivors = self._search(search, misses, rng, deadline,
+                survivors = self._search(misses, history, targets, step, rng, deadline,
                                          QUICK_SEARCH * time_limit)
             if not survivors and step > 0 and \
                     worth_enumerating(self.ops, pool, self.player, rng, self.stage_nodes):
@@ -490,11 +488,10 @@ class ParticleFilter:
                 elif found:
                     # cut off: what it found is consistent but a biased subset of the
                     # stage, so it seeds the search (which rejuvenates it) in place of the
-                    # failed samples and of the short search's progress
+                    # failed samples
                     misses = [list(a) for _, _, a in found]
-                    search.best = None
-            if not survivors and misses:  # the short search's chain goes on
-                survivors = self._search(search, misses, rng, deadline,
+            if not survivors and misses:
+                survivors = self._search(misses, history, targets, step, rng, deadline,
                                          LONG_SEARCH * time_limit)
             if survivors:
                 self.pools.append(survivors)
@@ -544,13 +541,15 @@ class ParticleFilter:
         return n - 1, [(w.state, tuple(w.actions)) for w in pools[n - 1]]
 
 
-    def _search(self, search: HistorySearch, misses: list, rng: random.Random,
-                deadline: float, cap: float = math.inf) -> list[Weighted]:
-        """Histories consistent up to the stage's decision found by ``search`` (built for
-        that decision; a second call resumes from the first's best history) from the
+    def _search(self, misses: list, history: ObsActionHistory, targets: list[_Target],
+                step: int, rng: random.Random, deadline: float,
+                cap: float = math.inf) -> list[Weighted]:
+        """Histories consistent up to decision ``step`` found by local search from the
         stage's failed ones, then rejuvenated (:mod:`ggp.belief.history_search`); equal
         weights, as MCMC samples. At most ``search_share`` of the time left is spent, so
         that backtracking still gets its turn, and at most ``cap`` seconds."""
+        search = HistorySearch(self.ops, self.player, targets[:step + 1],
+                               [a for _, a in history[:step]])
         budget = min(deadline, time.monotonic() + min(cap, self.search_share *
                                                       max(0.0, deadline - time.monotonic())))
         found = search.run(misses, rng, budget, max(1, self.particles // 4))

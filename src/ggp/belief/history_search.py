@@ -118,9 +118,6 @@ class HistorySearch:
         self.targets, self.recorded = targets, actions
         self.last = len(targets) - 1
         self.uniform_chance = not ops.model.has("get_chance_outcomes")
-        # the lowest-energy history of the last run: a later run resumes from it (a short
-        # search that ran out of time hands its progress to a longer one)
-        self.best: Replayed | None = None
 
     # -- replay ---------------------------------------------------------------------------
 
@@ -351,11 +348,10 @@ class HistorySearch:
             samples: int) -> list[Replayed]:
         """Up to ``samples`` consistent histories (repeats possible, as in any MCMC), found
         from ``seeds`` (histories reaching the current decision point) before
-        ``deadline``; [] when none is found in time. A second run on the same object
-        starts from the best history of the first."""
+        ``deadline``; [] when none is found in time."""
         kept: list[Replayed] = []
-        current: Replayed | None = self.best
-        best: Replayed | None = self.best
+        current: Replayed | None = None
+        best: Replayed | None = None
         stuck, steps = 0, 0
         while len(kept) < samples and time.monotonic() < deadline:
             if current is None or (current.energy and stuck > STUCK):
@@ -402,5 +398,4 @@ class HistorySearch:
                 stuck = 0
             if new.energy <= best.energy:  # the latest of equals: keeps neutral progress
                 best = new
-        self.best = best
         return kept
