@@ -76,7 +76,9 @@ def test_stage_enumeration_is_the_exact_posterior_of_the_next_decision():
         action = mine[1][0][1]  # the recorded action at decision 0
         pool = [Weighted(ops.apply(w.state, action), w.probability, w.actions + (action,))
                 for w in first if action in ops.legal_actions(w.state)]
-        found = enumerate_stage(ops, pool, _Target(mine[1][1][0]), 0, time.monotonic() + 60)
+        found, complete = enumerate_stage(ops, pool, _Target(mine[1][1][0]), 0,
+                                          time.monotonic() + 60)
+        assert complete
         total = sum(w for _, w, _ in found)
         got = {}
         for state, w, actions in found:
@@ -95,7 +97,9 @@ def test_stage_enumeration_gives_up_beyond_its_budget():
     ops = ops_for(model)
     start = [Weighted(model.initial_state(), 1.0)]
     target = _Target(points(model, 0)[0][0][0][0])
-    assert enumerate_stage(ops, start, target, 0, time.monotonic() + 60, max_nodes=50) == []
+    found, complete = enumerate_stage(ops, start, target, 0, time.monotonic() + 60,
+                                      max_nodes=50)
+    assert not complete and found == []  # a 52-card deal reaches no decision in 50 states
 
 
 def test_relaxed_states_match_the_current_observation():
@@ -169,8 +173,8 @@ def test_the_relaxed_search_matches_the_current_observation_of_a_card_game():
     history = points(model, 5)[1][3]
     found, exact = relaxed_states(model, history, 1, random.Random(0), seconds=1.0)
     assert found
-    states = [s for s, _ in found] if exact else current_match_search(
-        model, history, 1, random.Random(0), [m for _, m in found], seconds=20.0)
+    states = [s for s, _ in (found if exact else current_match_search(
+        model, history, 1, random.Random(0), [m for _, m in found], seconds=20.0))]
     assert states
     for state in states:
         assert canonical_json(model.observation(state, 1)) == canonical_json(history[-1][0])
@@ -196,3 +200,93 @@ def test_an_agent_whose_belief_always_fails_plays_whole_matches_legally(spec, na
     result = play_match(model, agents, seed=2, record_states=False)
     assert result.forfeit is None
     assert agents[0].belief_fallbacks == len(result.move_seconds[0]) > 0
+
+
+def _bottle_imp_lead():
+    """A Bottle Imp state where player 0 leads a trick with at least three cards, and a
+    copy in which one of its cards was swapped with an opponent's: close to what it
+    sees, but its hand is wrong."""
+    import copy
+
+    model = make_game("bottle_imp")
+    rng = random.Random(3)
+    state = model.initial_state()
+    while True:
+        mover = model.current_player(state)
+        if mover == 0 and model.legal_actions(state)[0].startswith("Play") and \
+                not state["trick"]["cards"] and len(state["hands"][0]) >= 3:
+            break
+        state = model.apply(state, model.sample_chance(state, rng) if mover < 0
+                            else rng.choice(model.legal_actions(state)))
+    near = copy.deepcopy(state)
+    mine, theirs = near["hands"][0], near["hands"][1]
+    mine[0], theirs[0] = theirs[0], mine[0]
+    return model, state, near
+
+
+def test_a_fallback_from_states_that_only_come_close_plays_what_the_player_holds(
+        monkeypatch):
+    """When no state matching the current observation is found, the fallback must not
+    play a card that a close state's hand holds and the player's does not: before, the
+    move was drawn from the close states' legal moves, which included it."""
+    import ggp.belief.fallback as fallback
+
+    model, true_state, near = _bottle_imp_lead()
+    history = [(model.observation(true_state, 0), None)]
+    monkeypatch.setattr(fallback, "relaxed_states", lambda *a, **k: ([(near, ())], False))
+    monkeypatch.setattr(fallback, "current_match_search", lambda *a, **k: [])
+    legal = model.legal_actions(true_state)
+    assert set(model.legal_actions(near)) - set(legal)  # the close state has a wrong card
+    for seed in range(30):
+        action = fallback.fallback_action(model, history, 0, random.Random(seed),
+                                          seconds=0.01, patience=0.0)
+        assert action in legal
+
+
+def test_the_next_fallback_continues_from_the_states_the_last_one_found():
+    from ggp.belief.fallback import RelaxedMemory
+
+    model = load_model(str(UNSEEN / "heldout" / "follow_suit.py"))
+    mine = points(model, 2)[0]
+    memory = RelaxedMemory()
+    first = fallback_action(model, mine[1], 0, random.Random(0), memory=memory)
+    assert first in model.legal_actions(memory.states[0][0])
+    assert memory.prefix(mine[1]) is None  # not a decision before its own
+    stage, states = memory.prefix(mine[2])
+    assert stage == 1 and states
+    for state, _ in states:  # they show the player what it saw at that decision
+        assert canonical_json(model.observation(state, 0)) == canonical_json(mine[1][-1][0])
+    fallback_action(model, mine[2], 0, random.Random(0), memory=memory)
+    assert len(memory.keys) == 3
+
+
+def test_a_cut_off_stage_enumeration_returns_what_it_found():
+    """Stopped by its node budget, the stage enumeration says so and keeps the consistent
+    continuations it had reached (the seeds the filter hands to its search)."""
+    model = make_game("leduc_poker")
+    ops = ops_for(model)
+    partial = 0
+    for seed in range(12):
+        mine = points(model, seed)[0]
+        if len(mine) < 2:
+            continue
+        first = information_set(model, mine[0], 0)
+        action = mine[1][0][1]
+        pool = [Weighted(ops.apply(w.state, action), w.probability, w.actions + (action,))
+                for w in first if action in ops.legal_actions(w.state)]
+        target = _Target(mine[1][1][0])
+        full, complete = enumerate_stage(ops, pool, target, 0, time.monotonic() + 60,
+                                         max_nodes=10**6)
+        assert complete
+        for cap in (2, 4, 8, 16):
+            found, complete = enumerate_stage(ops, pool, target, 0, time.monotonic() + 60,
+                                              max_nodes=cap)
+            if complete:
+                continue
+            assert {canonical_json(s) for s, _, _ in found} <= \
+                {canonical_json(s) for s, _, _ in full}
+            for state, _, actions in found:
+                assert canonical_json(replay_history(model, list(actions), 0, mine[1][:2])) \
+                    == canonical_json(state)
+            partial += bool(found)
+    assert partial

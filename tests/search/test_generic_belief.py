@@ -197,3 +197,32 @@ def test_mismatch_counts_the_differing_tokens_only():
     assert mismatch({"hand": ("KH", "2C"), "log": (1, 2, 3)}, target) == 0  # same JSON
     # one slot changed: two position tokens and two multiset tokens
     assert mismatch({"hand": ["KH", "3C"], "log": [1, 2, 3]}, target) == 4
+
+
+def test_enumeration_past_its_deadline_gives_up():
+    from ggp.belief.exact import BeliefTooLarge
+    model = make_game("leduc_poker")
+    history = random_points(model, 0)[0][0]
+    with pytest.raises(BeliefTooLarge):
+        information_set(model, history, 0, deadline=time.monotonic() - 1.0)
+
+
+def test_a_capped_enumeration_hands_its_last_information_set_to_the_filter():
+    """Enumeration fits at one decision and overflows at the next: the filter continues
+    from the enumerated set (its stage there is that set, never redrawn), not from the
+    initial state, and its particles still replay to every observation."""
+    model = make_game("battleship")
+    histories = random_points(model, 1)[0]
+    sampler = GenericSampler(model)
+    rng = random.Random(0)
+    sampler.belief(histories[3], 0, rng)
+    enumerated = {canonical_json(w.state) for w in sampler._exact[0][1]}
+    sampler._exact_budget = 1  # the next enumeration overflows at once
+    sampler.belief(histories[5], 0, rng)
+    pf = sampler._filters[0]
+    assert pf.floor == 3 and 0 in sampler._too_big
+    assert {canonical_json(w.state) for w in pf.pools[3]} == enumerated
+    for state, actions in sampler.last_particles():
+        assert canonical_json(replay_history(model, list(actions), 0, histories[5])) == \
+            canonical_json(state)
+    assert sampler.consistent_prefix(histories[5], 0)[0] == 5

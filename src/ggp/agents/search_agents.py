@@ -35,7 +35,7 @@ from typing import Any
 
 from ggp.agents import register_agent
 from ggp.agents.base import Agent, MatchInfo
-from ggp.belief.fallback import fallback_action
+from ggp.belief.fallback import RelaxedMemory, fallback_action
 from ggp.belief.sampler import PooledSampler, make_sampler
 from ggp.core.errors import BeliefError, GGPError
 from ggp.core.model import WorldModel
@@ -90,6 +90,8 @@ class SearchAgent(Agent):
     def start(self, info: MatchInfo) -> None:
         super().start(info)
         self.report = {"stats": {"moves": 0, "simulations": 0, "inherited": 0}}
+        # states the last belief fallback found: the next one continues from them
+        self.fallback_memory = RelaxedMemory()
 
     def act(self, history: ObsActionHistory) -> Action:
         stats = self.report["stats"]
@@ -204,7 +206,8 @@ def _search_or_fall_back(agent, history: ObsActionHistory) -> Action:
     except BeliefError:
         agent.belief_fallbacks = getattr(agent, "belief_fallbacks", 0) + 1
         return fallback_action(agent.model, history, agent.info.seat, agent.rng,
-                               sampler=agent.sampler, offered=offered)
+                               sampler=agent.sampler, offered=offered,
+                               memory=getattr(agent, "fallback_memory", None))
 
 
 _SOLVED: dict[tuple, Callable[[ObsActionHistory, int], dict[Action, float]]] = {}

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -64,10 +65,12 @@ def information_set(
     opponent_model: OpponentModel = uniform_opponent,
     max_nodes: int = 1_000_000,
     start: list[WeightedHistory] | None = None,
+    deadline: float | None = None,
 ) -> list[WeightedHistory]:
     """Every history consistent with ``history`` (the player deciding now), with its
-    posterior probability. Raises :class:`BeliefError` if there is none, or if more than
-    ``max_nodes`` states would have to be expanded.
+    posterior probability. Raises :class:`BeliefError` if there is none, and
+    :class:`BeliefTooLarge` if more than ``max_nodes`` states would have to be expanded
+    or ``deadline`` (``time.monotonic()``) passes first.
 
     ``start``: the information set of an earlier decision point ``k`` of the same history
     (what this function returned for ``history[:k + 1]``, same opponent model). The
@@ -96,6 +99,8 @@ def information_set(
         expanded += 1
         if expanded > max_nodes:
             raise _too_large(max_nodes)
+        if deadline is not None and expanded % 64 == 1 and time.monotonic() > deadline:
+            raise _too_slow()
         mover = model.current_player(state)
         if mover == TERMINAL:
             continue
@@ -118,7 +123,9 @@ def information_set(
         # the budget allows (a first deal of thousands of outcomes costs seconds to build)
         if expanded + len(stack) + len(branches) > max_nodes:
             raise _too_large(max_nodes)
-        for action, p in branches:
+        for n, (action, p) in enumerate(branches):
+            if deadline is not None and n % 16 == 15 and time.monotonic() > deadline:
+                raise _too_slow()  # a slow model with many moves at one node
             if p > 0:
                 stack.append((model.apply(state, action), actions + (action,), prob * p, step))
     if not found:
@@ -161,6 +168,12 @@ def estimated_histories(model: WorldModel, player: int, rng: random.Random,
 def _too_large(max_nodes: int) -> BeliefTooLarge:
     return BeliefTooLarge(
         f"the information set needs more than {max_nodes} states: too large for exact "
+        "enumeration (use the generic or the model's sampler)")
+
+
+def _too_slow() -> BeliefTooLarge:
+    return BeliefTooLarge(
+        "the information set was not enumerated in the time allowed: too large for exact "
         "enumeration (use the generic or the model's sampler)")
 
 

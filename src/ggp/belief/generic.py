@@ -63,6 +63,7 @@ from dataclasses import dataclass
 
 from ggp.belief.history_search import HistorySearch
 from ggp.belief.stage_exact import MAX_NODES as STAGE_NODES
+from ggp.belief.stage_exact import SHARE as STAGE_SHARE
 from ggp.belief.stage_exact import enumerate_stage, worth_enumerating
 from ggp.belief.tokens import _delta, _diff, _Target, _tokens, _words
 from ggp.core.errors import BeliefError
@@ -243,14 +244,15 @@ def _extend(ops, state: State, player: int, rng: random.Random, target: _Target,
     return None
 
 
-QUICK_SEARCH = 0.3
-"""Seconds of history search tried before a dead stage is enumerated (the search often
-repairs a history in a few hundredths of a second; enumeration costs more)."""
+QUICK_SEARCH = 0.03
+"""Share of the belief's time limit (0.3 s of 10 s) for the history search tried before a
+dead stage is enumerated (the search often repairs a history in a few hundredths of a
+second; enumeration costs more)."""
 
-LONG_SEARCH = 2.5
-"""Seconds of history search after a dead stage's enumeration found nothing; a search
-that has not succeeded by then rarely does, and backtracking (with a wider pool) gets the
-rest of the time."""
+LONG_SEARCH = 0.25
+"""Share of the time limit (2.5 s of 10 s) for the history search after a dead stage's
+enumeration found nothing; a search that has not succeeded by then rarely does, and
+backtracking (with a wider pool) gets the rest of the time."""
 
 WIDEN = 4
 """After a backtrack, stages move this many times ``particles`` forward."""
@@ -409,6 +411,22 @@ class ParticleFilter:
         # the keys and pools of the last belief that succeeded; kept when a later one
         # fails, for the fallback's relaxed particles (ggp.belief.fallback)
         self.good: tuple[list[tuple[str, object]], list[list[Weighted]]] = ([], [])
+        # a stage whose pool is an exact information set (seed()): never redrawn, and the
+        # stages before it are placeholders
+        self.floor = -1
+
+    def seed(self, history: ObsActionHistory, pool: list[Weighted]) -> None:
+        """Continue from ``pool``, the exact information set at the last decision of
+        ``history`` (every consistent history there, with its posterior weight): the next
+        :meth:`run` on a continuation of ``history`` samples only the moves since, and
+        never redraws that stage or earlier ones (an exact set already holds every
+        consistent history there, so redrawing cannot add one). ``GenericSampler`` hands
+        over its last enumeration this way when a later one runs out of budget."""
+        self.keys = [(canonical_json(obs), action) for obs, action in history]
+        self.floor = len(history) - 1
+        self.pools = [[] for _ in range(self.floor)] + [pool]
+        # the fallback's consistent prefix, should the next run fail
+        self.good = (list(self.keys), list(self.pools))
 
     def run(self, history: ObsActionHistory, rng: random.Random,
             time_limit: float = 10.0) -> list[Weighted]:
@@ -425,7 +443,10 @@ class ParticleFilter:
         while (reuse < min(len(keys), len(self.keys)) and self.keys[reuse][0] == keys[reuse][0]
                and (reuse == 0 or self.keys[reuse - 1][1] == keys[reuse - 1][1])):
             reuse += 1
+        if reuse <= self.floor:  # another history: the seeded stage does not apply
+            reuse, self.floor = 0, -1
         self.keys, self.pools = keys, self.pools[:reuse]
+        stage_seconds = STAGE_SHARE * time_limit
         last = len(history) - 1
         failures = [0] * len(history)
         backtracks = 0
@@ -453,18 +474,25 @@ class ParticleFilter:
                 max(MIN_TRIES, self.tries // 2)
             if not survivors and misses:  # a short search first: often enough
                 survivors = self._search(misses, history, targets, step, rng, deadline,
-                                         QUICK_SEARCH)
+                                         QUICK_SEARCH * time_limit)
             if not survivors and step > 0 and \
                     worth_enumerating(self.ops, pool, self.player, rng, self.stage_nodes):
                 # some particle may still continue consistently where no sample did:
                 # enumerate every continuation of the pool, exactly (ggp.belief.stage_exact)
-                found = enumerate_stage(self.ops, pool, targets[step], self.player, deadline,
-                                        self.stage_nodes)
+                found, complete = enumerate_stage(self.ops, pool, targets[step], self.player,
+                                                  deadline, self.stage_nodes, stage_seconds)
                 total = sum(w for _, w, _ in found)
-                survivors = [Weighted(st, w / total, a) for st, w, a in found if total > 0]
+                if complete:
+                    survivors = [Weighted(st, w / total, a) for st, w, a in found
+                                 if total > 0]
+                elif found:
+                    # cut off: what it found is consistent but a biased subset of the
+                    # stage, so it seeds the search (which rejuvenates it) in place of the
+                    # failed samples
+                    misses = [list(a) for _, _, a in found]
             if not survivors and misses:
                 survivors = self._search(misses, history, targets, step, rng, deadline,
-                                         LONG_SEARCH)
+                                         LONG_SEARCH * time_limit)
             if survivors:
                 self.pools.append(survivors)
                 step += 1
@@ -475,10 +503,11 @@ class ParticleFilter:
             # each repeated failure here.
             failures[step] += 1
             backtracks += 1
-            if step == 0 and time.monotonic() < deadline:
-                continue  # nothing to backtrack to: draw the first stage again
+            lowest = self.floor + 1  # the first stage that may be redrawn
+            if step == lowest and time.monotonic() < deadline:
+                continue  # nothing to backtrack to: draw this stage again
             if backtracks > self.max_backtracks or time.monotonic() > deadline:
-                self.pools = self.pools[:0]
+                self.pools = self.pools[:lowest]
                 raise BeliefError(
                     f"{self.model.name}: the generic belief sampler found no history "
                     f"matching player {self.player}'s observations up to its decision point "
@@ -488,7 +517,7 @@ class ParticleFilter:
                     "allow more time (GenericSampler(time_limit=...)); search agents fall "
                     "back to a move from states matching the current observation, or to an "
                     "offered one with --legal-actions (ggp.belief.fallback).")
-            step = max(0, step - 2 ** (failures[step] - 1))
+            step = max(lowest, step - 2 ** (failures[step] - 1))
             self.pools = self.pools[:step]
             # the redrawn stages move more particles forward: a wider pool is more likely
             # to hold a particle that the dead stage's enumeration can continue
@@ -507,7 +536,7 @@ class ParticleFilter:
                 keys[n][0] == canonical_json(history[n][0]) and \
                 (n == 0 or keys[n - 1][1] == history[n - 1][1]):
             n += 1
-        if n == 0:
+        if n == 0 or not pools[n - 1]:  # none, or a placeholder below a seeded stage
             return None
         return n - 1, [(w.state, tuple(w.actions)) for w in pools[n - 1]]
 

@@ -33,7 +33,7 @@ from ggp.belief.exact import (
     information_set,
     uniform_opponent,
 )
-from ggp.belief.generic import ParticleFilter
+from ggp.belief.generic import ParticleFilter, Weighted
 from ggp.belief.replay import model_resampler
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
@@ -122,22 +122,25 @@ class ExactSampler(BeliefSampler):
 
 class GenericSampler(BeliefSampler):
     """The generic belief: the exact information set when enumerating it fits
-    ``exact_nodes`` expanded states, else the weighted particles of the guided particle
-    filter (:mod:`ggp.belief.generic`); each simulation draws one state by weight.
+    ``exact_nodes`` expanded states and ``exact_share`` of ``time_limit`` (0.5 s of the
+    default 10 s), else the weighted particles of the guided particle filter
+    (:mod:`ggp.belief.generic`), which gets the rest of the time; each simulation draws one
+    state by weight.
 
     One filter is kept per player, so a player's next decision continues from this
     decision's particles (only the moves in between are sampled). Once enumeration
     overflows its budget for a player it is not tried again for that player (information
-    sets only grow within a match)."""
+    sets only grow within a match); the filter then starts from the player's last
+    enumerated information set, not from the initial state."""
 
     name = "generic"
 
     def __init__(self, model: WorldModel, particles: int = 32, exact_nodes: int = 20_000,
-                 time_limit: float = 10.0, exact_seconds: float = 0.5) -> None:
+                 time_limit: float = 10.0, exact_share: float = 0.05) -> None:
         super().__init__(model)
         self.particles = particles
         self.exact_nodes = exact_nodes
-        self.exact_seconds = exact_seconds
+        self.exact_share = exact_share
         self._exact_budget: int | None = None
         self.time_limit = time_limit
         self._filters: dict[int, ParticleFilter] = {}
@@ -150,7 +153,9 @@ class GenericSampler(BeliefSampler):
         self._last_actions: list[tuple | None] = []
 
     def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
+        started = time.monotonic()
         weighted: list[tuple[State, float]] | None = None
+        handover: tuple[ObsActionHistory, list] | None = None
         if player not in self._estimated and self.exact_nodes > 0:
             # once per player (a fixed function of the model): a first deal of 52 cards
             # would overflow enumeration, so the attempt is skipped. Its own generator, so
@@ -170,20 +175,27 @@ class GenericSampler(BeliefSampler):
                         keys[n - 1][0] == old_keys[n - 1][0]:
                     start = old_found
             try:
-                found = information_set(self.model, history, player,
-                                        max_nodes=self._node_budget(), start=start)
+                found = information_set(
+                    self.model, history, player, max_nodes=self._node_budget(), start=start,
+                    deadline=started + self.exact_share * self.time_limit)
                 self._exact[player] = (keys, found)
                 weighted = [(w.state, w.probability) for w in found]
                 self._last_actions = [w.actions for w in found]
             except BeliefTooLarge:
                 self._too_big.add(player)
+                if start is not None:  # the filter goes on from the last information set
+                    handover = (history[:len(self._exact[player][0])], start)
                 self._exact.pop(player, None)
         if weighted is None:
             pf = self._filters.get(player)
             if pf is None:
                 pf = self._filters[player] = ParticleFilter(self.model, player,
                                                             particles=self.particles)
-            pool = pf.run(history, rng, self.time_limit)
+            if handover is not None:
+                pf.seed(handover[0], [Weighted(w.state, w.probability, w.actions)
+                                      for w in handover[1]])
+            pool = pf.run(history, rng,
+                          max(0.0, self.time_limit - (time.monotonic() - started)))
             weighted = [(w.state, w.weight) for w in pool]
             self._last_actions = [w.actions for w in pool]
         self._last = weighted
@@ -192,9 +204,11 @@ class GenericSampler(BeliefSampler):
         return Belief(lambda r: r.choices(states, cum_weights=cumulative)[0], pooled=True)
 
     def _node_budget(self) -> int:
-        """``exact_nodes``, or fewer for a model whose moves are slow to apply, so that a
-        failed enumeration costs at most about ``exact_seconds`` (bargaining applies a
-        move in milliseconds: 20,000 of them would take a minute)."""
+        """``exact_nodes``, or fewer for a model whose moves are slow to apply: as many as
+        the enumeration's time (``exact_share`` of ``time_limit``) allows at the cost of
+        the first moves, so that the Knuth estimate skips enumerations that could not
+        finish in time (bargaining applies a move in milliseconds: 20,000 of them would
+        take a minute)."""
         if self._exact_budget is None:
             state = self.model.initial_state()
             moves = self.model.legal_actions(state)[:20]
@@ -202,8 +216,8 @@ class GenericSampler(BeliefSampler):
             for action in moves:
                 self.model.apply(state, action)
             per_move = (time.perf_counter() - started) / max(1, len(moves))
-            self._exact_budget = int(min(self.exact_nodes,
-                                         self.exact_seconds / max(per_move, 1e-7)))
+            self._exact_budget = int(min(self.exact_nodes, self.exact_share *
+                                         self.time_limit / max(per_move, 1e-7)))
         return self._exact_budget
 
     def consistent_prefix(self, history: ObsActionHistory,

@@ -16,7 +16,8 @@ weights added; one of their action lists is kept, which replays to the same
 observations, since what follows depends on the state alone): in deal-and-draw games many
 orders lead to one state. So a stage costs the number of distinct intermediate states,
 bounded by ``max_nodes``; beyond it the enumeration gives up (returns nothing) and the
-filter's history search takes over.
+filter's history search takes over, seeded with whatever consistent histories the
+enumeration had already found (so a capped stage's work is not lost).
 
 Given the pool, the result is the exact posterior of the continuations (no proposal, no
 sampling noise beyond the pool itself): a stage that some particle can survive always
@@ -25,13 +26,15 @@ survives.
 
 from __future__ import annotations
 
+import math
 import time
 
 from ggp.belief.tokens import _Target
 from ggp.core.protocol import CHANCE, TERMINAL, Action, State, canonical_json
 
-SECONDS = 1.0
-"""At most this long per stage (states of big games are slow to copy and compare)."""
+SHARE = 0.1
+"""At most this share of the belief's time limit per stage (1 s of the default 10 s:
+states of big games are slow to copy and compare)."""
 
 ESTIMATE_FACTOR = 25
 """How far above the node budget the path estimate may be before a stage is not tried."""
@@ -71,13 +74,16 @@ def worth_enumerating(ops, pool: list, player: int, rng, max_nodes: int = MAX_NO
 
 
 def enumerate_stage(ops, pool: list, target: _Target, player: int, deadline: float,
-                    max_nodes: int = MAX_NODES, seconds: float = SECONDS
-                    ) -> list[tuple[State, float, tuple[Action, ...]]]:
-    """``(state, weight, actions)`` for every continuation of the ``pool`` members
-    (objects with ``state``, ``weight`` and ``actions``; each at a point where the player
-    has just acted, or at the initial state) that reaches the player's next decision with
-    the observation ``target``; weights unnormalized. Empty when none does, or when more
-    than ``max_nodes`` states, ``seconds`` or the ``deadline`` would be passed."""
+                    max_nodes: int = MAX_NODES, seconds: float = math.inf
+                    ) -> tuple[list[tuple[State, float, tuple[Action, ...]]], bool]:
+    """``(found, complete)``: ``found`` holds ``(state, weight, actions)`` for every
+    continuation of the ``pool`` members (objects with ``state``, ``weight`` and
+    ``actions``; each at a point where the player has just acted, or at the initial
+    state) that reaches the player's next decision with the observation ``target``,
+    weights unnormalized. ``complete`` is False when the enumeration stopped before more
+    than ``max_nodes`` states, ``seconds`` or the ``deadline`` would be passed; ``found``
+    then holds the consistent continuations reached so far (a biased subset: seeds for a
+    search, not a posterior)."""
     deadline = min(deadline, time.monotonic() + seconds)
     layer: dict[str, list] = {}
     for w in pool:  # the pool holds repeated particles after resampling: merge them
@@ -104,7 +110,7 @@ def enumerate_stage(ops, pool: list, target: _Target, player: int, deadline: flo
                 continue
             expanded += 1
             if expanded > max_nodes or time.monotonic() > deadline:
-                return []
+                return _listed(found), False
             if mover == CHANCE:
                 branches = [(a, p) for a, p in ops.chance_outcomes(state) if p > 0]
             else:
@@ -112,10 +118,10 @@ def enumerate_stage(ops, pool: list, target: _Target, player: int, deadline: flo
                 branches = [(a, 1.0 / len(legal)) for a in legal]
             applied += len(branches)
             if applied > 10 * max_nodes:
-                return []
+                return _listed(found), False
             for n, (action, p) in enumerate(branches):
                 if n % 16 == 15 and time.monotonic() > deadline:
-                    return []  # a slow model with many moves at one node
+                    return _listed(found), False  # a slow model, many moves at one node
                 child = ops.apply(state, action)
                 key = canonical_json(child)
                 if key in following:
@@ -123,4 +129,8 @@ def enumerate_stage(ops, pool: list, target: _Target, player: int, deadline: flo
                 else:
                     following[key] = [child, weight * p, actions + (action,)]
         layer = following
+    return _listed(found), True
+
+
+def _listed(found: dict[str, list]) -> list[tuple[State, float, tuple[Action, ...]]]:
     return [(s, w, a) for s, w, a in found.values()]
