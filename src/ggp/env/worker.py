@@ -37,8 +37,8 @@ class EnvHost(ModelHost):
         super().reload()
         self.batch: BatchCore | None = None
 
-    def batch_open(self, n: int, seat: int, seed: int) -> None:
-        self.batch = BatchCore(self.guarded, n, seat, seed)
+    def batch_open(self, n: int, seat: int, seed: int, max_steps: int = 10_000) -> None:
+        self.batch = BatchCore(self.guarded, n, seat, seed, max_steps=max_steps)
 
     def batch_reset(self) -> list[dict[str, Any]]:
         return self.batch.reset()
