@@ -90,8 +90,12 @@ class Encoding:
             names = ([model.player_name(p) for p in range(model.num_players)]
                      if model is not None else None)
             tokens = seat_tokens(samples.seat_actions, names)
-        index = ActionIndex(samples.actions, unknown="error" if unknown == "error"
-                            else "ignore", tokens=tokens)
+        # the index's other slot only where the examples show an open action set, so a
+        # closed game's action space is exactly its actions
+        index_unknown = ("error" if unknown == "error" else
+                         "overflow" if unknown == "overflow" and samples.open_actions
+                         else "ignore")
+        index = ActionIndex(samples.actions, unknown=index_unknown, tokens=tokens)
         return cls(encoder, index, game_identity(model) if model is not None else None)
 
     @classmethod

@@ -49,7 +49,8 @@ class EnvHost(ModelHost):
     def samples(self, games: int, seed: int) -> dict[str, Any]:
         found = random_play_samples(self.guarded, games, seed)
         return {"observations": found.observations, "actions": sorted(found.actions),
-                "seat_actions": {str(p): sorted(a) for p, a in found.seat_actions.items()}}
+                "seat_actions": {str(p): sorted(a) for p, a in found.seat_actions.items()},
+                "open_actions": found.open_actions}
 
 
 def make_handler(init: dict[str, Any]) -> EnvHost:

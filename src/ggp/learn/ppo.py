@@ -192,8 +192,10 @@ class Policy:
             probs = torch.softmax(logits, -1).numpy().astype(np.float64)
             i = _draw(probs / probs.sum(), rng)
         # without legal actions a shared index cannot name the seat's move: its canonical
-        # name is returned (the arena counts it as a forfeit, as any unmasked pick)
-        return index.action(i, legal, seat) or index.actions[i]
+        # name is returned (the arena counts it as a forfeit, as any unmasked pick; so is
+        # the other slot, which names no action without legal ones)
+        return index.action(i, legal, seat) or (index.actions[i] if i < len(index.actions)
+                                                 else "")
 
 
 def _draw(probs: np.ndarray, rng: random.Random) -> int:
