@@ -10,7 +10,8 @@ run in the sandbox). Each target's environment is ``ggp.env.factory.env(model)``
 factory's defaults (the encoding fitted once per target on 200 random games, exactly what
 ``env(model)`` fits, then shared by its runs); each seed is one ``api_test`` run
 (:func:`ggp.env.conformance.api_test_seed`), plus ``parallel_api_test`` on
-``parallel_env(model)`` for simultaneous-move games. Prints a Markdown pass table and
+``parallel_env(model)`` for simultaneous-move games. Prints a Markdown pass table (the
+seconds include fitting the encoding; failures: the three commonest first lines) and
 exits 1 if any run failed; progress goes to stderr.
 """
 
@@ -110,6 +111,8 @@ def main() -> None:
                         help="run only the targets whose label contains one of these")
     parser.add_argument("--no-cwm", action="store_true", help="skip the sandboxed CWMs")
     args = parser.parse_args()
+    from ggp.env.conformance import first_line
+
     rows = []
     chosen = [(label, open_) for label, open_ in targets(not args.no_cwm)
               if not args.only or any(s in label for s in args.only)]
@@ -119,8 +122,6 @@ def main() -> None:
             try:
                 row = run_target(label, open_(stack), args.seeds, args.cycles)
             except Exception as exc:  # the game did not even open: a row that says so
-                from ggp.env.conformance import first_line
-
                 row = {"label": label, "inputs": 0, "actions": 0, "aec": 0, "parallel": None,
                        "seconds": 0.0, "failures": Counter({f"setup: {first_line(exc)}": 1})}
         rows.append(row)
