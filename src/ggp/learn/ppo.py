@@ -280,13 +280,15 @@ class Trainer:
         save_checkpoint(self.checkpoint, self.state())
 
     def train(self, total_steps: int, *, seconds: float | None = None,
-              checkpoint_every: int = 5,
+              clock: Callable[[], float] = time.perf_counter, checkpoint_every: int = 5,
               progress: Callable[[dict[str, Any]], None] | None = None) -> None:
-        """Train to ``total_steps`` learner steps. ``seconds`` is a wall-clock budget as
-        well: training stops after the update that uses it up, and the entropy
-        coefficient anneals by whichever budget is further along (so a run cut by time
-        still ends at ``entropy_end``)."""
+        """Train to ``total_steps`` learner steps. ``seconds`` is a time budget as well,
+        measured by ``clock`` (wall time; ``time.process_time`` counts this process's CPU
+        seconds, which another job on a shared machine does not change): training stops
+        after the update that uses it up, and the entropy coefficient anneals by whichever
+        budget is further along (so a run cut by time still ends at ``entropy_end``)."""
         c = self.config
+        budget_start = clock()
         n, horizon = c.num_envs, c.horizon
         obs, mask = self.env.reset()
         starts = np.ones(n, dtype=np.float32)
@@ -324,11 +326,11 @@ class Trainer:
                             c.gamma, c.gae_lambda)
             frac = min(1.0, self.step / max(total_steps, 1))
             if seconds is not None:
-                frac = max(frac, min(1.0, (time.time() - t0) / max(seconds, 1e-9)))
+                frac = max(frac, min(1.0, (clock() - budget_start) / max(seconds, 1e-9)))
             ent_coef = c.entropy_start + (c.entropy_end - c.entropy_start) * frac
             losses = self._update(batch, adv, ret, h0, ent_coef)
             updates += 1
-            out_of_time = seconds is not None and time.time() - t0 >= seconds
+            out_of_time = seconds is not None and clock() - budget_start >= seconds
             recent = recent[-2000:]
             r = np.array(recent) if recent else np.zeros(1)
             row = {"step": self.step, "episodes": len(recent),
