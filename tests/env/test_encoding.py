@@ -59,6 +59,31 @@ def test_action_index_masks_and_out_of_index_handling() -> None:
         lenient.mask(["zz"])
 
 
+def test_the_other_slot_plays_legal_actions_outside_the_index() -> None:
+    index = ActionIndex(["a", "b"], unknown="overflow")
+    assert len(index) == 3 and index.other == 2
+    assert index.mask(["a", "zz", "yy"]).tolist() == [1, 0, 1]
+    assert index.mask(["zz"]).tolist() == [0, 0, 1]  # never "none of the legal actions"
+    assert index.action(2, ["a", "zz", "yy"]) == "zz" and index.action(2, ["a"]) is None
+    assert index.unseen == 3
+    restored = ActionIndex.from_dict(index.to_dict())
+    assert len(restored) == 3 and restored.action(2, ["b", "q"]) == "q"
+
+
+def test_the_fit_adds_the_other_slot_only_for_open_action_sets() -> None:
+    from ggp.env.envs import Encoding
+
+    closed = Encoding.for_model(load_model("tic_tac_toe"), games=20)
+    assert len(closed.index) == 9 and closed.index.other is None
+    # bargaining's offers keep appearing: 30 random games do not show them all
+    bargaining = load_model("bargaining")
+    samples = random_play_samples(bargaining, 30, seed=0)
+    assert samples.open_actions
+    index = Encoding.fit(samples, model=bargaining).index
+    assert index.other == len(index) - 1
+    assert Encoding.fit(samples, model=bargaining, unknown="ignore").index.other is None
+
+
 def test_every_random_leduc_observation_fits_a_schema_fitted_on_other_games() -> None:
     model = load_model("leduc_poker")
     encoder = SchemaEncoder.fit(random_play_samples(model, 300, seed=0).observations)

@@ -35,6 +35,18 @@ def test_one_network_trains_and_plays_both_seats(tmp_path) -> None:
         assert play_match(model, players, seed=seat).forfeit is None
 
 
+def test_a_time_budget_ends_training_and_the_entropy_schedule(tmp_path) -> None:
+    model = load_model("tic_tac_toe")
+    encoding = Encoding.for_model(model, games=10)
+    config = PPOConfig(num_envs=4, horizon=8, minibatches=2, hidden=16)
+    rows = []
+    trainer = train_self_play(model, encoding, config, 10**9, tmp_path / "c.pt", seconds=0,
+                              progress=rows.append)
+    assert trainer.step == 32 and len(rows) == 1  # stopped after the update that used it
+    assert rows[0]["entropy_coef"] == pytest.approx(config.entropy_end)  # annealed by time
+    assert load_checkpoint(tmp_path / "c.pt")["step"] == 32
+
+
 def test_self_play_needs_the_feed_forward_network(tmp_path) -> None:
     model = load_model("tic_tac_toe")
     encoding = Encoding.for_model(model, games=5)

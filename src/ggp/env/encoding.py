@@ -28,9 +28,14 @@ errors: they encode as values above 1, clipped at :data:`NUMERIC_BOUND` so that 
 encoding lies in a bounded box (:attr:`SchemaEncoder.low`, :attr:`SchemaEncoder.high`).
 
 :class:`ActionIndex` is the sorted union of actions seen in trajectories and in legal-action
-lists. A legal action outside it cannot be chosen by a policy; :meth:`ActionIndex.mask`
-raises for it (``unknown="error"``) or leaves it out of the mask (``"ignore"``), and always
-raises when *no* legal action is in the index.
+lists. A legal action outside it: :meth:`ActionIndex.mask` raises for it
+(``unknown="error"``), leaves it out of the mask (``"ignore"``: the policy cannot choose
+it), or marks one extra last slot, *other* (``"overflow"``), which plays the first such
+legal action. Without the other slot, a state where *no* legal action is in the index
+raises. :meth:`ggp.env.envs.Encoding.fit` adds the other slot where the examples show an
+open action set (new actions still appeared in their second half:
+:attr:`ggp.env.samples.Samples.open_actions`; backgammon's moves, gin rummy's melds), so a
+closed game keeps exactly its own actions (tic-tac-toe: 9).
 """
 
 from __future__ import annotations
@@ -384,6 +389,11 @@ class ActionIndex:
         #: legal actions met outside the index (``unknown`` ignore/overflow)
         self.unseen = 0
 
+    @property
+    def other(self) -> int | None:
+        """The *other* slot (the last one) for legal actions outside the index, if any."""
+        return len(self.actions) if self.unknown == "overflow" else None
+
     def _canon(self, action: str, seat: int | None) -> str:
         if not self.tokens:
             return action
@@ -397,7 +407,7 @@ class ActionIndex:
         return action
 
     def __len__(self) -> int:
-        return len(self.actions)
+        return len(self.actions) + (self.other is not None)
 
     def id(self, action: str, seat: int | None = None) -> int:
         try:
@@ -409,8 +419,12 @@ class ActionIndex:
     def action(self, i: int, legal: Iterable[str] | None = None,
                seat: int | None = None) -> str | None:
         """The model's action for index ``i`` (the one among ``legal`` whose canonical
-        name it is, for seat ``seat``); None for an index outside the range or one with
-        no legal action behind it."""
+        name it is, for seat ``seat``; for the other slot, the first of ``legal`` outside
+        the index); None for an index outside the range or one with no legal action
+        behind it."""
+        if self.other is not None and int(i) == self.other:
+            return next((a for a in legal or () if self._canon(a, seat) not in self.ids),
+                        None)
         if not 0 <= int(i) < len(self.actions):
             return None
         name = self.actions[int(i)]
@@ -423,7 +437,7 @@ class ActionIndex:
 
     def mask(self, legal: Iterable[str], seat: int | None = None) -> np.ndarray:
         """1 for each legal action in the index; see the module doc for the others."""
-        mask = np.zeros(len(self.actions), dtype=np.int8)
+        mask = np.zeros(len(self), dtype=np.int8)
         legal = list(legal)
         for action in legal:
             i = self.ids.get(self._canon(action, seat))
@@ -432,11 +446,13 @@ class ActionIndex:
                     raise EncodingError(f"legal action {action!r} is not in the action "
                                         "index; refit it on more games or use unknown=ignore")
                 self.unseen += 1
-                continue
+                i = self.other
+                if i is None:
+                    continue
             mask[i] = 1
         if legal and not mask.any():
             raise EncodingError(f"none of the legal actions {legal[:5]} is in the action "
-                                "index")
+                                "index; refit it on more games or use unknown=overflow")
         return mask
 
     def to_dict(self) -> dict[str, Any]:

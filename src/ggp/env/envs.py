@@ -90,8 +90,12 @@ class Encoding:
             names = ([model.player_name(p) for p in range(model.num_players)]
                      if model is not None else None)
             tokens = seat_tokens(samples.seat_actions, names)
-        index = ActionIndex(samples.actions, unknown="error" if unknown == "error"
-                            else "ignore", tokens=tokens)
+        # the index's other slot only where the examples show an open action set, so a
+        # closed game's action space is exactly its actions
+        index_unknown = ("error" if unknown == "error" else
+                         "overflow" if unknown == "overflow" and samples.open_actions
+                         else "ignore")
+        index = ActionIndex(samples.actions, unknown=index_unknown, tokens=tokens)
         return cls(encoder, index, game_identity(model) if model is not None else None)
 
     @classmethod
@@ -179,7 +183,7 @@ class GameAECEnv(AECEnv):
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
-        self.rng = random.Random()
+        self.rng: random.Random | None = None  # made by the first reset
         self.state_json: dict = {}
 
     def observation_space(self, agent: str) -> "spaces.Space":
@@ -211,7 +215,10 @@ class GameAECEnv(AECEnv):
 
     # -------------------------------------------------------------------- API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self.rng = random.Random(seed)
+        # Gymnasium's convention: a seed restarts the chance generator, no seed continues
+        # it (so a run seeded once stays reproducible over its later resets)
+        if seed is not None or self.rng is None:
+            self.rng = random.Random(seed)
         self.agents = list(self.possible_agents)
         self.state_json = self.model.initial_state()
         rewards = [0.0] * self.model.num_players
@@ -337,13 +344,17 @@ class VectorSeatEnv:
 
     ``model`` is a :class:`WorldModel` (games run in this process) or a
     :class:`~ggp.sandbox.hosted.HostedModel` started with ``entry=ENV_ENTRY`` (games run in
-    its sandboxed worker, :class:`ggp.env.worker.EnvHost`, one round trip per :meth:`step`). Returns numpy arrays: ``obs`` (n, size) float32,
-    ``mask`` (n, actions) bool, ``reward`` (n,), ``done`` (n,) and a list of finished
-    games' ``{"env", "episode_return", "illegal"}``. A finished game is reset at once.
+    its sandboxed worker, :class:`ggp.env.worker.EnvHost`, one round trip per
+    :meth:`step`). Returns numpy arrays: ``obs`` (n, size) float32, ``mask`` (n, actions)
+    bool, ``reward`` (n,), ``done`` (n,) and a list of finished games'
+    ``{"env", "episode_return", "illegal", "truncated", "final_obs"}`` (``final_obs``: the
+    finished game's last observation, encoded). A finished game is reset at once; a game
+    reaching ``max_steps`` moves (chance not counted) is cut (``truncated``).
     """
 
     def __init__(self, model: WorldModel, encoding: Encoding, n: int, seat: "int | list[int]",
-                 seed: int = 0, opponents: list[Any] | None = None) -> None:
+                 seed: int = 0, opponents: list[Any] | None = None,
+                 max_steps: int = 10_000) -> None:
         from ggp.env.worker import batch_host
 
         self.encoding, self.n = encoding, n
@@ -351,23 +362,29 @@ class VectorSeatEnv:
         self.seats = list(seat) if isinstance(seat, (list, tuple)) else [seat] * n
         self.seat = self.seats[0]
         self._legal: list[list[str]] = [[] for _ in range(n)]
+        self._finals = np.zeros((0, encoding.encoder.size), dtype=np.float32)
         host = batch_host(model)
         if host is not None and (opponents is not None or len(set(self.seats)) > 1):
             raise GGPError("policy opponents and mixed seats run in process only, not "
                            "inside a sandboxed CWM's worker")
         if host is not None:
-            host.call("batch_open", n=n, seat=seat, seed=seed)
+            host.call("batch_open", n=n, seat=seat, seed=seed, max_steps=max_steps)
             self._call = lambda method, **kw: host.call("batch_" + method, **kw)
         else:
-            core = BatchCore(model, n, self.seats, seed, opponents)
+            core = BatchCore(model, n, self.seats, seed, opponents, max_steps=max_steps)
             self._call = lambda method, **kw: getattr(core, method)(**kw)
 
-    def _arrays(self, rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    def _encode(self, observations: list[Any]) -> np.ndarray:
         encoder = self.encoding.encoder
         if hasattr(encoder, "encode_batch"):  # one sandbox round trip (LLM-written code)
-            obs = encoder.encode_batch([r["obs"] for r in rows])
-        else:
-            obs = np.stack([self.encoding.encode(r["obs"]) for r in rows])
+            return encoder.encode_batch(observations)
+        return np.stack([self.encoding.encode(o) for o in observations])
+
+    def _arrays(self, rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+        # the finished games' last observations ride in the same batch as the current ones
+        finals = [r["final_obs"] for r in rows if r.get("done")]
+        encoded = self._encode([r["obs"] for r in rows] + finals)
+        obs, self._finals = encoded[:len(rows)], encoded[len(rows):]
         self._legal = [r["legal"] for r in rows]
         mask = np.stack([self.encoding.index.mask(r["legal"], seat)
                          for r, seat in zip(rows, self.seats)]).astype(bool)
@@ -383,8 +400,10 @@ class VectorSeatEnv:
         obs, mask = self._arrays(rows)
         reward = np.array([r["reward"] for r in rows], dtype=np.float32)
         done = np.array([r["done"] for r in rows], dtype=bool)
-        finished = [{"env": i, "episode_return": r["episode_return"], "illegal": r["illegal"]}
-                    for i, r in enumerate(rows) if r["done"]]
+        ended = [i for i, r in enumerate(rows) if r["done"]]  # the order of self._finals
+        finished = [{"env": i, "episode_return": rows[i]["episode_return"],
+                     "illegal": rows[i]["illegal"], "truncated": rows[i]["truncated"],
+                     "final_obs": final} for i, final in zip(ended, self._finals)]
         return obs, mask, reward, done, finished
 
 
@@ -419,7 +438,7 @@ class GameParallelEnv(ParallelEnv):
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
-        self.rng = random.Random()
+        self.rng: random.Random | None = None  # made by the first reset
         self.state_json: dict = {}
 
     def observation_space(self, agent: str) -> "spaces.Space":
@@ -462,7 +481,8 @@ class GameParallelEnv(ParallelEnv):
         return out
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        self.rng = random.Random(seed)
+        if seed is not None or self.rng is None:  # as GameAECEnv.reset
+            self.rng = random.Random(seed)
         self.agents = list(self.possible_agents)
         self.state_json = self.model.initial_state()
         self.num_moves = 0

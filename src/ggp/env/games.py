@@ -108,7 +108,9 @@ class BatchCore:
     """``n`` :class:`SeatGame` s stepped together, with automatic reset.
 
     ``step(actions)`` returns one dict per game: ``obs``, ``legal``, ``reward``, ``done``
-    and, when done, ``episode_return`` (the finished game's return), ``illegal``; the
+    and, when done, ``episode_return`` (the finished game's return), ``illegal``,
+    ``truncated`` (cut at ``max_steps`` moves) and ``final_obs`` (the seat's observation
+    of the finished game: Stable-Baselines3 bootstraps a cut game's value from it); the
     ``obs``/``legal`` of a finished game are already those of its next game.
 
     ``seat`` is one seat for every game or a list with each game's seat (self-play trains
@@ -117,13 +119,14 @@ class BatchCore:
     """
 
     def __init__(self, model: WorldModel, n: int, seat: "int | list[int]", seed: int = 0,
-                 opponents: "list[Opponent] | None" = None) -> None:
+                 opponents: "list[Opponent] | None" = None, max_steps: int = 10_000) -> None:
         if n < 1:
             raise GGPError("a vector environment needs at least one game")
         seats = list(seat) if isinstance(seat, (list, tuple)) else [seat] * n
         if len(seats) != n or (opponents is not None and len(opponents) != n):
             raise GGPError(f"{n} games need {n} seats and opponents")
         self.games = [SeatGame(model, seats[i], random.Random(seed * 100_003 + i),
+                               max_steps=max_steps,
                                **({"opponent": opponents[i]} if opponents else {}))
                       for i in range(n)]
 
@@ -143,6 +146,7 @@ class BatchCore:
             row: dict[str, Any] = {"reward": reward, "done": done}
             if done:
                 row["episode_return"], row["illegal"] = game.episode_return, info["illegal"]
+                row["truncated"], row["final_obs"] = info["truncated"], obs
                 obs, legal = game.reset()
             row["obs"], row["legal"] = obs, legal
             out.append(row)

@@ -37,8 +37,8 @@ class EnvHost(ModelHost):
         super().reload()
         self.batch: BatchCore | None = None
 
-    def batch_open(self, n: int, seat: int, seed: int) -> None:
-        self.batch = BatchCore(self.guarded, n, seat, seed)
+    def batch_open(self, n: int, seat: int, seed: int, max_steps: int = 10_000) -> None:
+        self.batch = BatchCore(self.guarded, n, seat, seed, max_steps=max_steps)
 
     def batch_reset(self) -> list[dict[str, Any]]:
         return self.batch.reset()
@@ -49,7 +49,8 @@ class EnvHost(ModelHost):
     def samples(self, games: int, seed: int) -> dict[str, Any]:
         found = random_play_samples(self.guarded, games, seed)
         return {"observations": found.observations, "actions": sorted(found.actions),
-                "seat_actions": {str(p): sorted(a) for p, a in found.seat_actions.items()}}
+                "seat_actions": {str(p): sorted(a) for p, a in found.seat_actions.items()},
+                "open_actions": found.open_actions}
 
 
 def make_handler(init: dict[str, Any]) -> EnvHost:

@@ -192,8 +192,10 @@ class Policy:
             probs = torch.softmax(logits, -1).numpy().astype(np.float64)
             i = _draw(probs / probs.sum(), rng)
         # without legal actions a shared index cannot name the seat's move: its canonical
-        # name is returned (the arena counts it as a forfeit, as any unmasked pick)
-        return index.action(i, legal, seat) or index.actions[i]
+        # name is returned (the arena counts it as a forfeit, as any unmasked pick; so is
+        # the other slot, which names no action without legal ones)
+        return index.action(i, legal, seat) or (index.actions[i] if i < len(index.actions)
+                                                 else "")
 
 
 def _draw(probs: np.ndarray, rng: random.Random) -> int:
@@ -277,9 +279,16 @@ class Trainer:
     def save(self) -> None:
         save_checkpoint(self.checkpoint, self.state())
 
-    def train(self, total_steps: int, *, checkpoint_every: int = 5,
+    def train(self, total_steps: int, *, seconds: float | None = None,
+              clock: Callable[[], float] = time.perf_counter, checkpoint_every: int = 5,
               progress: Callable[[dict[str, Any]], None] | None = None) -> None:
+        """Train to ``total_steps`` learner steps. ``seconds`` is a time budget as well,
+        measured by ``clock`` (wall time; ``time.process_time`` counts this process's CPU
+        seconds, which another job on a shared machine does not change): training stops
+        after the update that uses it up, and the entropy coefficient anneals by whichever
+        budget is further along (so a run cut by time still ends at ``entropy_end``)."""
         c = self.config
+        budget_start = clock()
         n, horizon = c.num_envs, c.horizon
         obs, mask = self.env.reset()
         starts = np.ones(n, dtype=np.float32)
@@ -287,7 +296,8 @@ class Trainer:
         recent: list[float] = []
         updates = 0
         t0, s0 = time.time(), self.step
-        while self.step < total_steps:
+        out_of_time = False
+        while self.step < total_steps and not out_of_time:
             h0 = hidden.clone()
             buf = {k: [] for k in ("obs", "mask", "starts", "act", "logp", "val", "rew", "done")}
             for _ in range(horizon):
@@ -315,9 +325,12 @@ class Trainer:
             adv, ret = _gae(batch["rew"], batch["val"], batch["done"], last_value[0],
                             c.gamma, c.gae_lambda)
             frac = min(1.0, self.step / max(total_steps, 1))
+            if seconds is not None:
+                frac = max(frac, min(1.0, (clock() - budget_start) / max(seconds, 1e-9)))
             ent_coef = c.entropy_start + (c.entropy_end - c.entropy_start) * frac
             losses = self._update(batch, adv, ret, h0, ent_coef)
             updates += 1
+            out_of_time = seconds is not None and clock() - budget_start >= seconds
             recent = recent[-2000:]
             r = np.array(recent) if recent else np.zeros(1)
             row = {"step": self.step, "episodes": len(recent),
@@ -328,7 +341,7 @@ class Trainer:
             self.history.append(row)
             if progress:
                 progress(row)
-            if updates % checkpoint_every == 0 or self.step >= total_steps:
+            if updates % checkpoint_every == 0 or self.step >= total_steps or out_of_time:
                 self.save()
 
     def _update(self, b: dict[str, torch.Tensor], adv: torch.Tensor, ret: torch.Tensor,

@@ -71,7 +71,8 @@ class TrainSpec:
 def _sandbox_samples(model: HostedModel, games: int, seed: int) -> Samples:
     found = model.call("samples", games=games, seed=seed)
     return Samples(found["observations"], set(found["actions"]),
-                   {int(p): set(a) for p, a in found.get("seat_actions", {}).items()})
+                   {int(p): set(a) for p, a in found.get("seat_actions", {}).items()},
+                   bool(found.get("open_actions", False)))
 
 
 def _encoding(spec: TrainSpec, real: WorldModel, train: WorldModel, path: Path) -> Encoding:

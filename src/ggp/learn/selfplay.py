@@ -84,10 +84,12 @@ class PolicyOpponent:
 def train_self_play(model: WorldModel, encoding: Any, config: PPOConfig, total_steps: int,
                     checkpoint: str | Path, *, league_size: int = 5,
                     snapshot_every: int = 10, live_share: float = 0.5,
+                    seconds: float | None = None, clock: Any = None,
                     progress: Any = None) -> Trainer:
     """PPO self-play on ``model`` with one network for every seat; see the module doc.
     Returns the trainer (its ``net`` is the shared policy; the checkpoint records
-    ``self_play`` and the seats)."""
+    ``self_play`` and the seats). ``seconds``: a time budget as well, measured by
+    ``clock`` (wall time by default; :meth:`Trainer.train`)."""
     from ggp.env.envs import VectorSeatEnv
 
     if config.network != "mlp":
@@ -113,7 +115,8 @@ def train_self_play(model: WorldModel, encoding: Any, config: PPOConfig, total_s
         if progress is not None:
             progress(row)
 
-    trainer.train(total_steps, progress=on_update)
+    timing = {"seconds": seconds, **({"clock": clock} if clock is not None else {})}
+    trainer.train(total_steps, progress=on_update, **timing)
     return trainer
 
 
