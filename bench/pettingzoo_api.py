@@ -1,6 +1,6 @@
 """PettingZoo's ``api_test`` over many seeds on every kind of ggp game, with default settings.
 
-Usage: nice -n 19 python bench/pettingzoo_api.py [--seeds 100] [--cycles 1000]
+Usage: nice -n 19 python bench/pettingzoo_api.py [--seeds N (100)] [--cycles 1000]
        [--only SUBSTRING ...] [--no-cwm]
 
 Targets: every registered game, ``openspiel:leduc_poker`` and ``openspiel:goofspiel``
