@@ -101,6 +101,44 @@ def _ordered(values: list) -> list:
     return sorted(values, key=_canonical)
 
 
+def random_playouts(ns: Any, initial: Any, seeds: list, max_steps: int) -> list:
+    """One random playout per seed from ``initial()`` through the model functions of the
+    mapping ``ns``: ``[steps, returns]`` each.
+
+    Moves are drawn by ``random.Random(seed)`` from the legal actions (chance outcomes by
+    their probabilities) sorted by their JSON, so two models with the same behaviour give
+    the same answers whatever order they list moves in. The box runs it on the model it
+    hosts; the parent runs it on a trusted model (ggp's GDL reasoner,
+    ``ggp.synth.differential.local_playouts``), so both make the same draws."""
+    current, legal_of, apply = (ns["get_current_player"], ns["get_legal_actions"],
+                                ns["apply_action"])
+    rewards_of, chance_of = ns["get_rewards"], ns.get("get_chance_outcomes")
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = initial()
+        returns = None
+        steps = 0
+        while steps < max_steps:
+            player = current(state)
+            if player == -4:
+                break
+            if player == -1 and callable(chance_of):
+                outcomes = sorted(chance_of(state), key=lambda o: _canonical(o[0]))
+                action = rng.choices([o[0] for o in outcomes],
+                                     weights=[float(o[1]) for o in outcomes])[0]
+            else:
+                legal = _ordered(legal_of(state))
+                action = legal[int(rng.random() * len(legal))]
+            state = apply(state, action)
+            rewards = [float(r) for r in rewards_of(state)]
+            returns = rewards if returns is None else [a + b for a, b in
+                                                       zip(returns, rewards)]
+            steps += 1
+        out.append([steps, returns or []])
+    return out
+
+
 class ModelBox:
     """The loaded model and the calls made on it (see the module docstring)."""
 
@@ -207,41 +245,12 @@ class ModelBox:
         return self._result(value, None)
 
     def _playouts(self, seeds: list, max_steps: int) -> list:
-        """One random playout from the initial state per seed: ``[steps, returns]`` each.
-
-        Moves are drawn by ``random.Random(seed)`` from the legal actions (chance outcomes
-        by their probabilities) sorted by their JSON, so two models with the same
-        behaviour give the same answers whatever order they list moves in: the parent
-        times this call (a speed measurement) and compares the answers with another
-        model's, so a model cannot claim playouts it did not make."""
+        """One random playout from the initial state per seed (:func:`random_playouts`):
+        the parent times this call (a speed measurement) and compares the answers with
+        another model's, so a model cannot claim playouts it did not make."""
         ns = self.namespace
-        current, legal_of, apply = (ns["get_current_player"], ns["get_legal_actions"],
-                                    ns["apply_action"])
-        rewards_of, chance_of = ns["get_rewards"], ns.get("get_chance_outcomes")
-        out = []
-        for seed in seeds:
-            rng = random.Random(seed)
-            state = copy.deepcopy(ns["INITIAL_STATE"])
-            returns = None
-            steps = 0
-            while steps < max_steps:
-                player = current(state)
-                if player == -4:
-                    break
-                if player == -1 and callable(chance_of):
-                    outcomes = sorted(chance_of(state), key=lambda o: _canonical(o[0]))
-                    action = rng.choices([o[0] for o in outcomes],
-                                         weights=[float(o[1]) for o in outcomes])[0]
-                else:
-                    legal = _ordered(legal_of(state))
-                    action = legal[int(rng.random() * len(legal))]
-                state = apply(state, action)
-                rewards = [float(r) for r in rewards_of(state)]
-                returns = rewards if returns is None else [a + b for a, b in
-                                                           zip(returns, rewards)]
-                steps += 1
-            out.append([steps, returns or []])
-        return out
+        return random_playouts(ns, lambda: copy.deepcopy(ns["INITIAL_STATE"]), seeds,
+                               max_steps)
 
     def _profile(self, seeds: list, max_steps: int, lines: int = 25) -> str:
         """The ``=playouts`` of ``seeds`` under ``cProfile``: the functions that took the

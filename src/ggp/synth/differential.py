@@ -39,6 +39,7 @@ from typing import Any
 from ggp.core.errors import GGPError
 from ggp.core.protocol import CHANCE, TERMINAL, canonical_json
 from ggp.sandbox import Limits, SandboxFailure
+from ggp.sandbox._model_box import random_playouts
 from ggp.sandbox.modelbox import CallBox, lit, slot, step
 
 #: Moves replayed per round trip to a box (bounds the size of one reply).
@@ -556,43 +557,17 @@ def measure_speed(original: CallBox | Any, candidate: CallBox, *, playouts: int 
 
 
 def local_playouts(model: Any, seeds: list[int], max_steps: int) -> dict[str, Any]:
-    """The box's ``=playouts`` (:mod:`ggp.sandbox._model_box`) made by a trusted
-    in-process model: the same moves for the same seeds, so the answers can be compared
-    with a box's; ``{"ok": [[steps, returns], ...]}`` or ``{"error": ...}``."""
+    """The box's ``=playouts`` (:func:`ggp.sandbox._model_box.random_playouts`) made by a
+    trusted in-process model: the same moves for the same seeds, so the answers can be
+    compared with a box's; ``{"ok": [[steps, returns], ...]}`` or ``{"error": ...}``."""
     ns = model.namespace
-    current, legal_of, apply = (ns.get_current_player, ns.get_legal_actions,
-                                ns.apply_action)
-    rewards_of, chance_of = ns.get_rewards, getattr(ns, "get_chance_outcomes", None)
-    out = []
+    functions = {name: getattr(ns, name, None) for name in (
+        "get_current_player", "get_legal_actions", "apply_action", "get_rewards",
+        "get_chance_outcomes")}
     try:
-        for seed in seeds:
-            rng = random.Random(seed)
-            state = model.initial_state()
-            returns = None
-            steps = 0
-            while steps < max_steps:
-                player = current(state)
-                if player == TERMINAL:
-                    break
-                if player == CHANCE and callable(chance_of):
-                    outcomes = sorted(chance_of(state), key=lambda o: json.dumps(
-                        o[0], sort_keys=True))
-                    action = rng.choices([o[0] for o in outcomes],
-                                         weights=[float(o[1]) for o in outcomes])[0]
-                else:
-                    legal = legal_of(state)
-                    legal = sorted(legal) if all(type(a) is str for a in legal) else \
-                        sorted(legal, key=lambda a: json.dumps(a, sort_keys=True))
-                    action = legal[int(rng.random() * len(legal))]
-                state = apply(state, action)
-                rewards = [float(r) for r in rewards_of(state)]
-                returns = rewards if returns is None else [a + b for a, b in
-                                                           zip(returns, rewards)]
-                steps += 1
-            out.append([steps, returns or []])
+        return {"ok": random_playouts(functions, model.initial_state, seeds, max_steps)}
     except Exception as exc:  # noqa: BLE001 - reported as a failed measurement
         return {"error": f"{type(exc).__name__}: {exc}"}
-    return {"ok": out}
 
 
 def _first_playout_mismatch(seeds: list[int], a: Any, b: Any) -> str:
