@@ -30,6 +30,8 @@ Second figure: a rejection-tournament match (:func:`ggp.cwm.tournament.play_host
 CWM agents on the recorded Leduc model hosted in a worker), with every worker started for
 the match versus workers reused from the pool, interleaved.
 
+`--model GAME=FILE` plans on another file for GAME (a compiled model, say) and labels it.
+
 Run:  python bench/cwm_speed.py [--positions 6] [--rounds 2] [--min-seconds 20]
           [--games leduc_poker,...]
           [--scale 1.0]   (multiplies every game's simulation budget)
@@ -217,7 +219,18 @@ def main() -> None:
     parser.add_argument("--hosted-matches", type=int, default=6,
                         help="rejection-tournament matches per variant (0: skip)")
     parser.add_argument("--json", default="", help="also write the rows to this file")
+    parser.add_argument("--model", action="append", default=[], metavar="GAME=FILE",
+                        help="plan on FILE instead of the game's model (e.g. a `ggp synth "
+                             "--faster` run's faster.py); repeatable")
     args = parser.parse_args()
+    for spec in args.model:
+        game, _, file = spec.partition("=")
+        if game not in GAMES or not Path(file).is_file():
+            parser.error(f"--model {spec}: give GAME=FILE with GAME one of "
+                         f"{', '.join(GAMES)} and an existing file")
+        planner, _, _, sims, rollouts = GAMES[game]
+        GAMES[game] = (planner, Path(file).resolve(), f"{Path(file).name} (--model)", sims,
+                       rollouts)
     rows = []
     print("| game | search | model | sims × rollouts | moves | ms/move cwm | trusted | gt "
           "| sims/s cwm | trusted | gt | cwm / trusted | cwm / gt | worker start s | reused s |")
