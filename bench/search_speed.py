@@ -148,8 +148,13 @@ def bench_mcts(name: str, rollouts: int, repeats: int) -> dict[str, float]:
     results: dict[str, list[float]] = {k: [] for k in ("ggp/ref", "ggp/native", "os/py", "os/c++")}
     for ps in positions(name, 3):
         rng = random.Random(0)
-        ours_n = MCTS(native, RandomRolloutEvaluator(native, rollouts), uct_c=1.0, rng=rng)
-        ours_r = MCTS(ref, RandomRolloutEvaluator(ref, rollouts), uct_c=1.0, rng=rng)
+        # like for like with OpenSpiel's bots (solve=False): no solver, and no tree reuse,
+        # which would hand every repeat the previous repeat's tree (a proven root ends a
+        # search after one simulation: tic-tac-toe read 0.0 ms)
+        ours_n = MCTS(native, RandomRolloutEvaluator(native, rollouts), uct_c=1.0, rng=rng,
+                      solver=False, reuse=False)
+        ours_r = MCTS(ref, RandomRolloutEvaluator(ref, rollouts), uct_c=1.0, rng=rng,
+                      solver=False, reuse=False)
         ref_state = ref.initial_state()
         ps_replay = ps.get_game().new_initial_state()
         for a in ps.history():
