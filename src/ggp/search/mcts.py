@@ -65,8 +65,8 @@ from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, Action, State, canonical_json
 from ggp.search.evaluators import Evaluator, as_evaluator
 from ggp.search.ops import ops_for
-from ggp.search.tactics import OutOfBudget, ShallowProver
 from ggp.search.priors import GuardedPrior, Prior, as_guarded
+from ggp.search.tactics import OutOfBudget, ShallowProver
 
 #: How many plies below the previous root a reused root is looked for, and how many
 #: nodes at most are compared (a deeper or wider search costs more than it can save).
@@ -156,7 +156,7 @@ class MCTS:
         self.simulations = simulations
         self.time_limit = time_limit
         self.c = uct_c * exploration_scale(model)
-        self.c_setting = uct_c
+        self.uct_c = uct_c  # the setting (self.c is it scaled to the utility range)
         self.rng = rng or random.Random()
         self.solver = solver
         self.prior = as_guarded(prior, model.trusted)
@@ -246,7 +246,7 @@ class MCTS:
         left = None if self.time_limit is None else max(
             0.0, self.time_limit - (time.perf_counter() - started))
         practical = MCTS(self.model, self.evaluator, simulations=self.simulations,
-                         time_limit=left, uct_c=self.c_setting, rng=self.rng, solver=False,
+                         time_limit=left, uct_c=self.uct_c, rng=self.rng, solver=False,
                          prior=self.prior, reuse=False)
         root = practical.search(state, rewards_before)
         self.last_simulations += practical.last_simulations
