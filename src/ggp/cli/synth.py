@@ -174,20 +174,7 @@ def synth(
                                      "FILE, or --resume RUN_DIR.")
         stamp = time.strftime("%Y%m%d-%H%M%S")
         run_dir = out or Path("runs") / "synth" / f"{_slug(task.game)}-{stamp}"
-    # Resuming or replaying needs a model only for answers the log does not hold.
-    need_llm = (resume is None and replay is None) or any(
-        v is not None for v in llm_options.values()) or any(
-        k.startswith("GGP_LLM_") for k in os.environ)
-    if need_llm:
-        llm, info = _open_llm(run_dir, **llm_options)
-    else:
-        llm, info = None, {"name": "replay", "model": None}
-    if replay is not None:
-        from ggp.synth.run import RunStore
-
-        if not need_llm:  # every answer comes from the earlier run's backend and model
-            info = RunStore(replay).read_json("metadata.json").get("backend", {})
-        info = {**info, "replayed_from": str(replay)}
+    llm, info = _llm_for_run(run_dir, resume, replay, llm_options)
     settings = settings_from_run or Settings(
         mode=mode, max_calls=500 if budget is None else budget, max_tokens=max_tokens,
         versions=versions, parallel=parallel, heuristic_weight=heuristic_weight, seed=seed,
@@ -274,19 +261,7 @@ def _faster(target: str | None, *, out: Path | None, resume: Path | None,
             f"{_slug(source.name)}-{time.strftime('%Y%m%d-%H%M%S')}"
     else:
         run_dir = resume
-    need_llm = (resume is None and replay is None) or any(
-        v is not None for v in llm_options.values()) or any(
-        k.startswith("GGP_LLM_") for k in os.environ)
-    if need_llm:
-        llm, info = _open_llm(run_dir, **llm_options)
-    else:
-        llm, info = None, {"name": "replay", "model": None}
-    if replay is not None:
-        from ggp.synth.run import RunStore as _Store
-
-        if not need_llm:
-            info = _Store(replay).read_json("metadata.json").get("backend", {})
-        info = {**info, "replayed_from": str(replay)}
+    llm, info = _llm_for_run(run_dir, resume, replay, llm_options)
     signal.signal(signal.SIGTERM, _interrupt)
     console.print(f"[bold]ggp synth --faster[/] {source.name if source else resume} → {run_dir}")
     with Progress(TextColumn("{task.description}"), BarColumn(),
@@ -337,6 +312,28 @@ def _interrupt(signum: int, frame: Any) -> None:
 
 def _slug(text: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in text)[:60]
+
+
+def _llm_for_run(run_dir: Path, resume: Path | None, replay: Path | None,
+                 llm_options: dict[str, Any]) -> tuple[Any, dict]:
+    """The LLM client of a run and the backend facts its metadata records. Resuming or
+    replaying needs a model only for answers the log does not hold: without LLM flags or
+    ``GGP_LLM_*`` variables there is none, and a replay records the earlier run's backend
+    and model (every answer comes from them)."""
+    need_llm = (resume is None and replay is None) or any(
+        v is not None for v in llm_options.values()) or any(
+        k.startswith("GGP_LLM_") for k in os.environ)
+    if need_llm:
+        llm, info = _open_llm(run_dir, **llm_options)
+    else:
+        llm, info = None, {"name": "replay", "model": None}
+    if replay is not None:
+        from ggp.synth.run import RunStore
+
+        if not need_llm:
+            info = RunStore(replay).read_json("metadata.json").get("backend", {})
+        info = {**info, "replayed_from": str(replay)}
+    return llm, info
 
 
 def _open_llm(run_dir: Path, **options: Any) -> tuple[Any, dict]:
