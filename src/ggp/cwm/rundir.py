@@ -16,31 +16,31 @@ from ggp.sandbox.hosted import ModelSourceError
 def value_file(source: str | Path, value: str) -> Path | None:
     """The value-function file to play with: ``value`` is ``""`` (none), ``"auto"`` (the
     run's selected ``value_function.py`` if there is one) or a path."""
-    if not value:
-        return None
-    if value == "auto":
-        path = Path(source).expanduser().resolve()
-        selected = (path if path.is_dir() else path.parent) / "value_function.py"
-        return selected if selected.is_file() else None
-    path = Path(value).expanduser().resolve()
-    if not path.is_file():
-        raise ModelSourceError(f"No value-function file at {value}.")
-    return path
+    return _selected_file(source, value, "value_function.py", "value-function", off=())
 
 
 def prior_file(source: str | Path, prior: str) -> Path | None:
     """The policy-prior file to play with: ``prior`` is ``""`` or ``"none"`` (none),
     ``"auto"`` (the run's selected ``policy_prior.py`` if there is one, else none) or a
     path. The file defines ``policy_prior(state, player) -> {action: weight}``."""
-    if not prior or prior == "none":
+    return _selected_file(source, prior, "policy_prior.py", "policy-prior",
+                          off=("none",))
+
+
+def _selected_file(source: str | Path, setting: str, name: str, what: str,
+                   off: tuple[str, ...]) -> Path | None:
+    """None for an empty setting or one in ``off``; for ``"auto"`` the run folder's file
+    ``name`` (the folder of ``source``, or the one holding it) if it exists; else
+    ``setting`` as a path to an existing file."""
+    if not setting or setting in off:
         return None
-    if prior == "auto":
+    if setting == "auto":
         path = Path(source).expanduser().resolve()
-        selected = (path if path.is_dir() else path.parent) / "policy_prior.py"
+        selected = (path if path.is_dir() else path.parent) / name
         return selected if selected.is_file() else None
-    path = Path(prior).expanduser().resolve()
+    path = Path(setting).expanduser().resolve()
     if not path.is_file():
-        raise ModelSourceError(f"No policy-prior file at {prior}.")
+        raise ModelSourceError(f"No {what} file at {setting}.")
     return path
 
 
