@@ -200,20 +200,13 @@ class ModelBox:
         name = step["fn"]
         args = [self._argument(a) for a in step.get("args", [])]
         kwargs = {k: self._argument(a) for k, a in step.get("kwargs", {}).items()}
+        # the box's own measurements run model code too: they are called like its functions
+        builtin = {"=playouts": self._playouts, "=profile": self._profile}.get(name)
         if name == "=":
             value = args[0]
-        elif name in ("=playouts", "=profile"):
-            try:
-                value = (self._playouts if name == "=playouts" else self._profile)(*args)
-            except CallTimeout:
-                raise
-            except BaseException as exc:  # noqa: BLE001 - model code can raise anything
-                if isinstance(exc, KeyboardInterrupt):
-                    raise
-                return {"error": _error_text(exc), "type": type(exc).__name__}
-        elif name not in self.namespace:
+        elif builtin is None and name not in self.namespace:
             return {"missing": True}
-        elif not callable(self.namespace[name]):
+        elif builtin is None and not callable(self.namespace[name]):
             value = copy.deepcopy(self.namespace[name])
         else:
             before = None
@@ -225,7 +218,7 @@ class ModelBox:
                     except (TypeError, ValueError, RecursionError):
                         before.append(None)
             try:
-                value = self.namespace[name](*args, **kwargs)
+                value = (builtin or self.namespace[name])(*args, **kwargs)
             except CallTimeout:
                 raise
             except BaseException as exc:  # noqa: BLE001 - model code can raise anything
