@@ -6,9 +6,6 @@ to play well in that time."""
 
 from __future__ import annotations
 
-import random
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -20,8 +17,6 @@ from open_spiel.python.pytorch import dqn, nfsp  # noqa: E402
 
 from ggp.load import load_model  # noqa: E402
 from ggp.openspiel.game import register_world_model  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -77,23 +72,10 @@ def test_dqn_self_play_on_a_ggp_game() -> None:
 
 def test_nfsp_on_a_sandboxed_cwm() -> None:
     """The recorded real-model Leduc CWM runs in the sandbox; NFSP sees it as a pyspiel
-    game with tensors (action lists from random play, as in test_openspiel_rl)."""
-    from ggp.core.model import random_walk
-    from ggp.env.worker import ENV_ENTRY
-    from ggp.sandbox.hosted import HostedModel
+    game with tensors (action lists from random play)."""
+    from openspiel_fixtures import recorded_leduc_game
 
-    truth = load_model("leduc_poker")
-    with HostedModel(ROOT / "examples" / "recorded" / "leduc_poker", truth.metadata,
-                     entry=ENV_ENTRY) as cwm:
-        rng, moves, chance = random.Random(0), set(), set()
-        for _ in range(100):
-            for state, player, legal in random_walk(cwm, rng, 100):
-                if player == -1:
-                    chance.update(a for a, _ in cwm.chance_outcomes(state))
-                moves.update(legal if player >= 0 else [])
-        game = register_world_model(cwm, "ggp_test_nfsp_cwm_leduc", actions=sorted(moves),
-                                    chance_actions=sorted(chance), max_game_length=12,
-                                    tensor_games=30)
+    with recorded_leduc_game("ggp_test_nfsp_cwm_leduc") as game:
         env = rl_environment.Environment(game)
         size = env.observation_spec()["info_state"][0]
         actions = env.action_spec()["num_actions"]

@@ -82,25 +82,9 @@ def test_asking_for_tensors_of_a_game_without_them_raises() -> None:
 def test_q_learning_on_a_sandboxed_cwm_through_the_bridge() -> None:
     """The recorded real-model Leduc CWM runs in the sandbox; OpenSpiel's learner sees it
     as a pyspiel game with tensors (action lists from random play, no full exploration)."""
-    import random
-    from pathlib import Path
+    from openspiel_fixtures import recorded_leduc_game
 
-    from ggp.core.model import random_walk
-    from ggp.env.worker import ENV_ENTRY
-    from ggp.sandbox.hosted import HostedModel
-
-    cwm_dir = Path(__file__).resolve().parents[2] / "examples" / "recorded" / "leduc_poker"
-    truth = load_model("leduc_poker")
-    with HostedModel(cwm_dir, truth.metadata, entry=ENV_ENTRY) as cwm:
-        rng, actions, chance = random.Random(0), set(), set()
-        for _ in range(100):
-            for state, player, legal in random_walk(cwm, rng, 100):
-                if player == -1:
-                    chance.update(a for a, _ in cwm.chance_outcomes(state))
-                actions.update(legal if player >= 0 else [])
-        game = register_world_model(cwm, "ggp_test_rl_cwm_leduc", actions=sorted(actions),
-                                    chance_actions=sorted(chance), max_game_length=12,
-                                    tensor_games=30)
+    with recorded_leduc_game("ggp_test_rl_cwm_leduc") as game:
         env = rl_environment.Environment(game)
         agents = [tabular_qlearner.QLearner(player_id=p,
                                             num_actions=env.action_spec()["num_actions"])
