@@ -120,16 +120,21 @@ class ExchangeBackend(Backend):
             return number
 
     def _rescan(self) -> None:
-        """Index the prompt files written since the last scan (they never change)."""
-        for path in self.folder.glob("prompt_*.json"):
-            match = _PROMPT_NAME.fullmatch(path.name)
-            if not match or int(match.group(1)) in self._scanned:
+        """Index the prompt files written since the last scan (they never change).
+
+        Every numbered file takes its number, not only a ``.json`` twin: a folder whose
+        twins were left out (as recorded folders are committed) must never have its
+        prompts overwritten or its answers handed to different questions."""
+        for path in self.folder.glob("*_*.*"):
+            match = _NUMBERED_NAME.fullmatch(path.name)
+            if not match or int(match.group(2)) in self._scanned:
                 continue
-            number = int(match.group(1))
+            number = int(match.group(2))
+            twin = prompt_json_path(self.folder, number)
             try:
-                key = canonical_json(json.loads(path.read_text(encoding="utf-8")))
+                key = canonical_json(json.loads(twin.read_text(encoding="utf-8")))
             except (OSError, ValueError):
-                key = f"unreadable:{number}"  # still occupies its number
+                key = f"unmatchable:{number}"  # no readable request: occupies its number
             self._scanned.add(number)
             self._index.setdefault(key, []).append(number)
         for numbers in self._index.values():
@@ -166,7 +171,7 @@ class ExchangeBackend(Backend):
             time.sleep(wait)
 
 
-_PROMPT_NAME = re.compile(r"prompt_(\d+)\.json")
+_NUMBERED_NAME = re.compile(r"(prompt|response)_(\d+)\.(json|md)")
 
 
 def _write_atomically(path: Path, text: str) -> None:
