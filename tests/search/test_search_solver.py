@@ -266,3 +266,29 @@ def test_a_proven_lost_position_is_played_for_practical_chances():
                    rng=random.Random(0))
     winning.best_action(model.apply(state, "o(1,2)"))  # X to move: a proven win, no swindle
     assert winning.last_simulations < 400
+
+
+def test_a_lost_position_is_played_for_the_longest_resistance():
+    """After x(0,0) o(0,1) x(1,0) O is lost: every move but the block o(2,0) loses at X's
+    next move, the block three plies later. The proofs keep those distances and the
+    move played is the block."""
+    model, state = play("tic_tac_toe", ["x(0,0)", "o(0,1)", "x(1,0)"])
+    for seed in range(3):
+        mcts = MCTS(model, RandomRolloutEvaluator(model, 1), simulations=3000,
+                    rng=random.Random(seed))
+        assert mcts.best_action(state) == "o(2,0)"
+        root = mcts._tree
+        assert mcts._proven_lost(root)
+        assert {a: c.depth for a, c in root.children.items()} == {
+            a: 3 if a == "o(2,0)" else 1 for a in model.legal_actions(state)}
+        assert root.depth == 4
+
+
+def test_a_won_position_is_won_by_the_quickest_proof():
+    """X to move after x(0,0) o(0,1) x(1,0) o(1,1): x(2,0) wins at once; the other
+    winning plans take longer and are not played."""
+    model, state = play("tic_tac_toe", ["x(0,0)", "o(0,1)", "x(1,0)", "o(1,1)"])
+    for seed in range(3):
+        mcts = MCTS(model, RandomRolloutEvaluator(model, 1), simulations=2000,
+                    rng=random.Random(seed))
+        assert mcts.best_action(state) == "x(2,0)"

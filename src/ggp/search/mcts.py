@@ -30,6 +30,11 @@ Selection:
   mover; ties go to the first such child, max^n's usual convention);
 * a chance node is proven when every outcome is expanded and proven (the expectation).
 
+Each proven node also keeps the length of its proof (``Node.depth``, plies to the end of
+the game along the proof found: the quickest win for a mover who wins, the longest
+resistance for one who does not). In a position proven lost the mover plays a move whose
+loss is furthest away: the distance a chess engine keeps in "mated in N".
+
 A simulation that reaches a proven node backs its exact value up without a rollout.
 Selection skips a proven child when a sibling is known to be at least as good (a proven
 sibling with a higher value, or any unproven sibling when the child is a proven loss, the
@@ -78,8 +83,8 @@ class Node:
     """A search node: a state, the reward received on entering it (None when all zero),
     return statistics and the solver's and the prior's data."""
 
-    __slots__ = ("children", "outcomes", "path", "player", "priors", "proven", "reward",
-                 "solved", "state", "total", "untried", "urgent", "visits")
+    __slots__ = ("children", "depth", "outcomes", "path", "player", "priors", "proven",
+                 "reward", "solved", "state", "total", "untried", "urgent", "visits")
 
     def __init__(self, state: State, player: int, reward: list[float] | None, n: int,
                  path: list[float] | None = None) -> None:
@@ -93,6 +98,7 @@ class Node:
         self.untried: list[Action] | None = None  # actions not expanded yet (None: unseen)
         self.priors: dict[Action, float] | None = None  # P(a) over the legal actions (PUCT)
         self.proven: list[float] | None = None  # exact (entry reward + returns after it)
+        self.depth = 0  # once proven: plies from this node to the game's end along the proof
         self.solved = 0  # how many children are proven
         self.outcomes: list[tuple[Action, float]] | None = None  # a chance node's odds
         self.urgent = 0  # the last `urgent` untried actions end the game: expand them first
@@ -222,7 +228,7 @@ class MCTS:
         started = time.perf_counter()
         root = self.search(state, rewards_before)
         if self._proven_lost(root):
-            return self._swindle(state, rewards_before, started)
+            return self._swindle(root, rewards_before, started)
         return self.choose(root)
 
     def _proven_lost(self, root: Node) -> bool:
@@ -232,29 +238,34 @@ class MCTS:
         bounds = self._bounds(root)
         return bounds is not None and root.after()[root.player] <= bounds[0] + self.eps
 
-    def _swindle(self, state: State, rewards_before: Sequence[float] | None,
+    def _swindle(self, root: Node, rewards_before: Sequence[float] | None,
                  started: float) -> Action:
-        """The move of a search without the solver, when the position is proven lost.
+        """The move to play when ``root`` is proven lost: among the moves whose loss is
+        furthest away (:attr:`Node.depth`), the one a search without the solver ranks first.
 
         A proven loss says an opponent who plays perfectly wins whatever the mover does;
         it says nothing about which move makes the win hardest to find, and the solver's
-        search stops at the proof. A search without the solver values each move by how
-        its own (fallible) simulated opponent fares, which ranks the moves that block,
-        threaten and delay above those that lose at once: the practical choice against an
-        opponent who may err. It gets what is left of the move's budget; the solver's tree
-        is kept for the next move."""
+        search stops at the proof. The longest proof makes the opponent find the most
+        moves; a search without the solver values each move by how its own (fallible)
+        simulated opponent fares, which ranks the moves that block, threaten and delay
+        above those that lose at once: the practical choice against an opponent who may
+        err. It gets what is left of the move's budget; the solver's tree is kept for the
+        next move."""
         left = None if self.time_limit is None else max(
             0.0, self.time_limit - (time.perf_counter() - started))
         practical = MCTS(self.model, self.evaluator, simulations=self.simulations,
                          time_limit=left, uct_c=self.uct_c, rng=self.rng, solver=False,
                          prior=self.prior, reuse=False)
-        root = practical.search(state, rewards_before)
+        ranked = practical.search(root.state, rewards_before).children
         self.last_simulations += practical.last_simulations
-        return practical.choose(root)
+        longest = max(c.depth for c in root.children.values())
+        furthest = [a for a, c in root.children.items() if c.depth == longest]
+        return max(furthest, key=lambda a: (ranked[a].visits, ranked[a].mean(root.player))
+                   if a in ranked else (-1, 0.0))
 
     def choose(self, root: Node) -> Action:
         """The most visited root action (ties: higher mean for the mover), except that a
-        proven root plays a child that proves it, proven children that a sibling is
+        proven root plays a child that proves it (a won one: the quickest), proven children that a sibling is
         known to beat are never chosen (:meth:`_dominated`), and with the solver an
         unproven move is checked for a short forced loss first (:meth:`_safe_choice`)."""
         if not root.children:
@@ -264,6 +275,9 @@ class MCTS:
             value = root.after()[player]
             items = [(a, c) for a, c in root.children.items()
                      if c.proven is not None and c.proven[player] >= value - self.eps]
+            bounds = self._bounds(root)
+            if items and bounds is not None and value >= bounds[1] - self.eps:
+                return min(items, key=lambda item: (item[1].depth, -item[1].visits))[0]
         elif self.solver:
             items = [(a, c) for a, c in root.children.items()
                      if c.proven is None or not self._dominated(root, c)]
@@ -556,6 +570,7 @@ class MCTS:
                 if value is None:
                     return
                 node.proven = _plus(node.reward, value)
+                node.depth = self._proof_depth(node)
                 self._check_bounds(node)
                 if i > 0:
                     path[i - 1].solved += 1
@@ -589,6 +604,21 @@ class MCTS:
             if bounds is None or best.proven[player] < bounds[1] - self.eps:
                 return None
         return list(best.proven)
+
+    def _proof_depth(self, node: Node) -> int:
+        """The plies to the game's end along ``node``'s proof (its value is set): through
+        the quickest of the children that give the mover its proven value when that value
+        is the best the bounds allow (a win is taken at once), else through the slowest
+        (a mover who cannot win resists longest); through the slowest outcome at chance."""
+        proven = [c for c in node.children.values() if c.proven is not None]
+        if node.player == CHANCE:
+            return 1 + max(c.depth for c in proven)
+        player = node.player
+        value = node.proven[player] - (node.reward[player] if node.reward else 0.0)
+        proving = [c.depth for c in proven if c.proven[player] >= value - self.eps]
+        bounds = self._bounds(node)
+        wins = bounds is not None and value >= bounds[1] - self.eps
+        return 1 + (min(proving) if wins else max(proving))
 
     def _check_bounds(self, node: Node) -> None:
         """Turn the bound-based rules off if a proven value breaks the metadata's bounds
