@@ -165,3 +165,21 @@ def test_an_interrupted_exchange_run_resumes_without_replaying_or_reasking(tmp_p
     table = (out / "table.md").read_text()
     assert "| leduc_poker |" in table and "| 2 pairs |" in table
     assert f"leduc_poker {len(numbers)} ({len(numbers)} answered)" in table
+
+
+def test_the_mnk_proof_finds_wins_and_refutes_what_is_not_one():
+    """experiments/vs_llm/mnk_first_player_win.py on small boards: 3x3 tic-tac-toe is no
+    first-player win (a draw), and after x(0,0) o(0,1) x(1,0) o(1,1) X wins at once, while
+    on 4x4 with 3 in a row the first player forces a win (brute force agrees: an open
+    two in the middle row cannot be held)."""
+    spec = importlib.util.spec_from_file_location(
+        "mnk_proof", ROOT / "experiments" / "vs_llm" / "mnk_first_player_win.py")
+    proof = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(proof)
+    ttt = proof.Board(3, 3, 3)
+    assert not proof.Prover(ttt).wins(0, 0, True, 9)
+    x, o = 1 << 0 | 1 << 3, 1 << 1 | 1 << 4
+    assert proof.Prover(ttt).wins(x, o, True, 1)
+    assert proof.Prover(proof.Board(4, 4, 3)).wins(0, 0, True, 7)
+    assert proof.main(["--rows", "3", "--cols", "3", "--k", "3", "--plies", "9",
+                       "--check-games", "20"]) == 1
