@@ -11,7 +11,7 @@ from ggp.gdl.adapter import load_gdl_model, load_gdl_text
 from ggp.gdl.compiled import CompiledReasoner
 from ggp.gdl.ground import GroundingLimits, NotGroundable, ground
 from ggp.gdl.grounded import _COLD_RECHECK, _COLD_SAMPLES, GroundedReasoner
-from ggp.gdl.reasoner import make_reasoner, measure_speeds
+from ggp.gdl.reasoner import first_disagreement, make_reasoner, measure_speeds
 from ggp.gdl.kif import parse_kif, parse_kif_term
 
 import test_gdl_reasoner as edge
@@ -33,32 +33,12 @@ def rules_of(p):
     return parse_kif(p.read_text()).rules
 
 
-def compare_walks(rules, steps: int, seed: int = 3) -> int:
-    """Random joint moves from the initial state, restarting at terminal states; returns
-    the number of states compared."""
+def compare_walks(rules, steps: int, seed: int = 3) -> None:
+    """Random playouts compared with the compiled reasoner at every state: fluents both
+    ways through encode/decode, terminal, goals, legal moves in the same order, percepts
+    and next states (:func:`ggp.gdl.reasoner.first_disagreement`)."""
     grounded = make_reasoner(rules, engine="grounded", limits=ROOMY)
-    compiled = CompiledReasoner(rules)
-    assert grounded.roles == compiled.roles
-    rng = random.Random(seed)
-    s, c = grounded.initial_state(), compiled.initial_state()
-    for _ in range(steps):
-        assert grounded.decode(s) == c
-        assert grounded.encode(c) == s
-        terminal = compiled.is_terminal(c)
-        assert grounded.is_terminal(s) == terminal
-        assert grounded.goals(s) == compiled.goals(c)
-        if terminal:
-            s, c = grounded.initial_state(), compiled.initial_state()
-            continue
-        legal = compiled.legal_moves(c)
-        assert grounded.legal_moves(s) == legal  # same moves, same order
-        joint = {r: rng.choice(ms) for r, ms in legal.items()}
-        s2, percepts = grounded.step(s, joint)
-        c2, c_percepts = compiled.step(c, joint)
-        assert percepts == c_percepts
-        assert grounded.next_state(s, joint) == s2
-        s, c = s2, c2
-    return steps
+    assert first_disagreement(grounded, CompiledReasoner(rules), steps, seed) is None
 
 
 @pytest.mark.parametrize("p", [f for f in FILES if f.name not in set(REJECTED) | TOO_BIG],
