@@ -26,7 +26,7 @@ in Hex) is not compiled: such games fall back too.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from typing import Callable, cast
 
 from ggp.core.errors import ModelError
 from ggp.gdl.engine import EngineInfo, Reasoner
@@ -157,9 +157,10 @@ class GroundedReasoner:
         fn = self._next_fns.get(key)
         if fn is None:
             fn = self._joint_function(self._next_fns, key, joint, sees=False)
-            if fn is None:
+            if fn is None:  # a cold joint move: there is a cold engine
                 started = time.perf_counter()
-                nxt = self.encode(self.cold_engine.next_state(self.decode(state), joint))
+                cold = cast(Reasoner, self.cold_engine)
+                nxt = self.encode(cold.next_state(self.decode(state), joint))
                 self._cold_step_took(time.perf_counter() - started)
                 return nxt
         return fn(state)
@@ -170,9 +171,10 @@ class GroundedReasoner:
         fn = self._step_fns.get(key)
         if fn is None:
             fn = self._joint_function(self._step_fns, key, joint, sees=True)
-            if fn is None:
+            if fn is None:  # a cold joint move: there is a cold engine
                 started = time.perf_counter()
-                nxt, percepts = self.cold_engine.step(self.decode(state), joint)
+                cold = cast(Reasoner, self.cold_engine)
+                nxt, percepts = cold.step(self.decode(state), joint)
                 nxt = self.encode(nxt)
                 self._cold_step_took(time.perf_counter() - started)
                 return nxt, percepts
