@@ -206,8 +206,6 @@ class _Playouts:
         return self.steps / rest
 
 
-
-
 def first_disagreement(first: Reasoner, second: Reasoner, steps: int,
                        seed: int = 0) -> str | None:
     """Walk both engines through the same random playouts for ``steps`` states and return
@@ -229,7 +227,7 @@ def first_disagreement(first: Reasoner, second: Reasoner, steps: int,
     for _ in range(steps):
         if a is None:
             a, b, history = first.initial_state(), second.initial_state(), []
-        where = "the initial state" if not history else "after " + " ".join(history)
+        where = "the initial state" if not history else "the state after " + " ".join(history)
         found = _state_difference(first, second, a, b)
         if found:
             return f"{found} in {where}"
@@ -244,7 +242,7 @@ def first_disagreement(first: Reasoner, second: Reasoner, steps: int,
         history.append("[" + ", ".join(f"{r} {to_kif(m)}" for r, m in joint.items()) + "]")
         (a2, pa), (b2, pb) = first.step(a, joint), second.step(b, joint)
         if pa != pb:
-            return f"percepts differ {' '.join(history)}: {_texts(pa)} vs {_texts(pb)}"
+            return f"percepts differ after {' '.join(history)}: {_texts(pa)} vs {_texts(pb)}"
         for label, engine, state, nxt in (("first", first, a, a2), ("second", second, b, b2)):
             if engine.decode(engine.next_state(state, joint)) != engine.decode(nxt):
                 return (f"the {label} engine ({engine.info.name}): next_state and step "
