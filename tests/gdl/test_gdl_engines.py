@@ -35,11 +35,11 @@ ENGINES = {
                                                     cold_engine=CompiledReasoner(rules)),
 }
 # (file, states compared): GDL and GDL-II (with and without nature), KIF and infix,
-# turn-taking and simultaneous, one and two players, static relations (nim1)
-GAMES = [("own:blind_tictactoe.gdl", 20), ("own:blind_tic_tac_toe.kif", 20),
-         ("own:connect_four.kif", 12), ("montyhall.gdl", 30), ("kriegTTT_4x4.gdl", 12),
-         ("roshambo2.kif", 20), ("gt_prisoner.kif", 20), ("nim1.kif", 20),
-         ("buttons.kif", 20)]
+# turn-taking and simultaneous, one and two players, static relations (nim1); the
+# naive engine's walks are most of the time, so the dearer games walk fewer states
+GAMES = [("own:blind_tictactoe.gdl", 20), ("own:connect_four.kif", 12),
+         ("montyhall.gdl", 30), ("kriegTTT_4x4.gdl", 8), ("roshambo2.kif", 20),
+         ("gt_prisoner.kif", 20), ("nim1.kif", 20), ("buttons.kif", 20)]
 
 
 def rules_of(name: str) -> list:
