@@ -64,7 +64,7 @@ def run_one(path: Path, clock: float, budget: float, seed: int, engine: str) -> 
         emit(error=f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}", load=cpu() - t0)
         return
     game = model.namespace
-    emit(load=cpu() - t0, engine=game.engine.engine, rules=len(game.desc.rules))
+    emit(load=cpu() - t0, engine=game.engine.info.name, rules=len(game.desc.rules))
     ops = ops_for(model)
     rng = random.Random(seed)
     state = model.initial_state()

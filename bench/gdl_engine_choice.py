@@ -1,7 +1,7 @@
 """Does ``make_reasoner`` pick the faster GDL engine, and does its pick hold under load?
 
 For every game that grounds: the race ``make_reasoner(engine="auto")`` runs
-(``ggp.gdl.grounded.measure_speeds``, 0.25 s of thread CPU time per engine) is repeated
+(``ggp.gdl.reasoner.measure_speeds``, 0.25 s of thread CPU time per engine) is repeated
 ``--races`` times on fresh reasoners, idle and then with ``--hogs`` busy processes
 competing for the CPUs; then each engine plays seeded random playouts for ``--windows``
 windows of ``--seconds`` CPU seconds (gdl-perf method, as ``bench/gdl_playouts.py``; the
@@ -31,7 +31,8 @@ from ggp.core.errors import GGPError
 from ggp.gdl.adapter import load_gdl_model
 from ggp.gdl.compiled import CompiledReasoner
 from ggp.gdl.ground import GroundingLimits, NotGroundable, ground
-from ggp.gdl.grounded import RACE_SECONDS, GroundedReasoner, measure_speeds
+from ggp.gdl.grounded import GroundedReasoner
+from ggp.gdl.reasoner import RACE_SECONDS, measure_speeds
 from ggp.gdl.kif import parse_kif
 
 
@@ -66,10 +67,8 @@ def engines(rules, cold: bool = False) -> dict:
     per-joint-move function yet), or with ``cold`` as it plays: cold joint moves through
     a compiled engine of its own."""
     program = ground(rules, GroundingLimits())
-    grounded = GroundedReasoner(program)
+    grounded = GroundedReasoner(program, cold_engine=CompiledReasoner(rules) if cold else None)
     grounded.check_step_code(GroundingLimits().max_step_chars)
-    if cold:
-        grounded.cold_engine = CompiledReasoner(rules)
     return {"grounded": grounded, "compiled": CompiledReasoner(rules)}
 
 

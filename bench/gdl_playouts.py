@@ -36,7 +36,7 @@ from ggp.core.errors import GGPError
 from ggp.gdl.adapter import load_gdl_model
 from ggp.gdl.compiled import CompiledReasoner
 from ggp.gdl.ground import NotGroundable
-from ggp.gdl.grounded import make_reasoner
+from ggp.gdl.reasoner import make_reasoner
 from ggp.gdl.kif import parse_kif
 from ggp.gdl.naive import NaiveReasoner
 
@@ -222,13 +222,13 @@ def main() -> None:
               + (f"  [not grounded: {reason}]" if reason else ""), flush=True)
         if java is not None:
             chosen = make_reasoner(rules)  # the engine "auto" picks (it races both)
-            if chosen.engine == "grounded":  # as it plays: cold joint moves included
+            if chosen.info.name == "grounded":  # as it plays: cold joint moves included
                 c_n, _, c_secs = measure(chosen, args.seconds, args.warm_up)
                 rate = c_n / c_secs
             else:
                 rate = fast_rate
             j_rate, error = java_prover_rate(java, path, args.seconds, args.warm_up)
-            print(f"{'':<14}auto engine: {chosen.engine} {rate:.2f} playouts/s; Java prover "
+            print(f"{'':<14}auto engine: {chosen.info.name} {rate:.2f} playouts/s; Java prover "
                   + (f"{j_rate:.2f} playouts/s CPU (same run): {rate / j_rate:.2f}x" if j_rate
                      else f"failed: {error}"), flush=True)
         if args.adapter:

@@ -140,7 +140,7 @@ def test_demand_agrees_with_full_evaluation_on_the_corpus(p):
 def test_the_race_stops_an_engine_that_used_its_budget():
     """A step can take longer than the whole race; such an engine plays no more slices
     (the race used to play at least one step per slice: five such steps per engine)."""
-    from ggp.gdl.grounded import measure_speeds
+    from ggp.gdl.reasoner import measure_speeds
 
     rules = parse_kif(SLIDE).rules
     calls = []

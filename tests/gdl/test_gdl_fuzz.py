@@ -5,7 +5,7 @@ import string
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ggp.gdl.adapter import parse_description
+from ggp.gdl.description import parse_description
 from ggp.gdl.compiled import CompiledReasoner
 from ggp.gdl.errors import GDLError
 from ggp.gdl.infix import parse_infix

@@ -10,7 +10,8 @@ from ggp.core.errors import ModelError
 from ggp.gdl.adapter import load_gdl_model, load_gdl_text
 from ggp.gdl.compiled import CompiledReasoner
 from ggp.gdl.ground import GroundingLimits, NotGroundable, ground
-from ggp.gdl.grounded import _COLD_RECHECK, _COLD_SAMPLES, GroundedReasoner, make_reasoner
+from ggp.gdl.grounded import _COLD_RECHECK, _COLD_SAMPLES, GroundedReasoner
+from ggp.gdl.reasoner import first_disagreement, make_reasoner, measure_speeds
 from ggp.gdl.kif import parse_kif, parse_kif_term
 
 import test_gdl_reasoner as edge
@@ -32,32 +33,12 @@ def rules_of(p):
     return parse_kif(p.read_text()).rules
 
 
-def compare_walks(rules, steps: int, seed: int = 3) -> int:
-    """Random joint moves from the initial state, restarting at terminal states; returns
-    the number of states compared."""
+def compare_walks(rules, steps: int, seed: int = 3) -> None:
+    """Random playouts compared with the compiled reasoner at every state: fluents both
+    ways through encode/decode, terminal, goals, legal moves in the same order, percepts
+    and next states (:func:`ggp.gdl.reasoner.first_disagreement`)."""
     grounded = make_reasoner(rules, engine="grounded", limits=ROOMY)
-    compiled = CompiledReasoner(rules)
-    assert grounded.roles == compiled.roles
-    rng = random.Random(seed)
-    s, c = grounded.initial_state(), compiled.initial_state()
-    for _ in range(steps):
-        assert grounded.decode(s) == c
-        assert grounded.encode(c) == s
-        terminal = compiled.is_terminal(c)
-        assert grounded.is_terminal(s) == terminal
-        assert grounded.goals(s) == compiled.goals(c)
-        if terminal:
-            s, c = grounded.initial_state(), compiled.initial_state()
-            continue
-        legal = compiled.legal_moves(c)
-        assert grounded.legal_moves(s) == legal  # same moves, same order
-        joint = {r: rng.choice(ms) for r, ms in legal.items()}
-        s2, percepts = grounded.step(s, joint)
-        c2, c_percepts = compiled.step(c, joint)
-        assert percepts == c_percepts
-        assert grounded.next_state(s, joint) == s2
-        s, c = s2, c2
-    return steps
+    assert first_disagreement(grounded, CompiledReasoner(rules), steps, seed) is None
 
 
 @pytest.mark.parametrize("p", [f for f in FILES if f.name not in set(REJECTED) | TOO_BIG],
@@ -113,7 +94,7 @@ def test_the_edge_case_files_are_all_grounded():
     if len(names) != 22:
         pytest.skip("the shared reasoner edge cases are not all present")
     for name in names:
-        assert make_reasoner(rules_of(path(name)), engine="grounded").engine == "grounded", name
+        assert make_reasoner(rules_of(path(name)), engine="grounded").info.name == "grounded", name
 
 
 # ---------------------------------------------------------------------- fallback
@@ -123,17 +104,17 @@ def test_a_game_too_big_for_the_limits_falls_back_with_a_reason():
     with pytest.raises(NotGroundable, match="more than 50 ground rules"):
         ground(rules, small)
     r = make_reasoner(rules, limits=small)
-    assert isinstance(r, CompiledReasoner) and r.engine == "compiled"
-    assert "more than 50 ground rules" in r.why_not_grounded
+    assert isinstance(r, CompiledReasoner) and r.info.name == "compiled"
+    assert "more than 50 ground rules" in r.info.why_not_grounded
     # and it still plays the game
     assert len(r.legal_moves(r.initial_state())["xplayer"]) == 9
     for limits, reason in [(GroundingLimits(max_fluents=10), "possible fluents"),
                            (GroundingLimits(max_atoms=20), "possibly-true atoms"),
                            (GroundingLimits(seconds=0.0), "in time")]:
         r = make_reasoner(rules, limits=limits)
-        assert r.engine == "compiled" and reason in r.why_not_grounded
-    assert make_reasoner(rules, engine="grounded").engine == "grounded"
-    assert make_reasoner(rules, engine="compiled").engine == "compiled"
+        assert r.info.name == "compiled" and reason in r.info.why_not_grounded
+    assert make_reasoner(rules, engine="grounded").info.name == "grounded"
+    assert make_reasoner(rules, engine="compiled").info.name == "compiled"
 
 
 def test_auto_keeps_the_engine_measured_faster():
@@ -141,16 +122,15 @@ def test_auto_keeps_the_engine_measured_faster():
     steps per CPU second; the speeds are reported and remembered per rule set."""
     rules = rules_of(path("ticTacToe.kif"))
     r = make_reasoner(rules)
-    speeds = r.engine_speeds
+    speeds = r.info.speeds
     assert set(speeds) == {"grounded", "compiled"} and min(speeds.values()) > 0
-    assert r.engine == max(speeds, key=speeds.get)
-    assert (r.why_not_grounded is None) == (r.engine == "grounded")
-    assert make_reasoner(rules).engine_speeds == speeds  # remembered, not raced again
-    assert make_reasoner(rules, engine="grounded").engine_speeds is None
+    assert r.info.name == max(speeds, key=speeds.get)
+    assert (r.info.why_not_grounded is None) == (r.info.name == "grounded")
+    assert make_reasoner(rules).info.speeds == speeds  # remembered, not raced again
+    assert make_reasoner(rules, engine="grounded").info.speeds is None
 
 
 def test_an_engine_that_fails_loses_the_race():
-    from ggp.gdl.grounded import measure_speeds
 
     rules = rules_of(path("ticTacToe.kif"))
 
@@ -204,7 +184,6 @@ def test_the_race_leaves_code_generation_out():
     """An engine that generates code for every new joint move (for 0.05 s every step
     meets one) wins the race when its steps are faster once generated: in play the cold
     joint moves go through the compiled engine, so generation is bounded there."""
-    from ggp.gdl.grounded import measure_speeds
 
     engines = {"grounded": _Busy(0.0001, generate_cpu=0.01), "compiled": _Busy(0.001)}
     speeds = measure_speeds(engines, 0.05)
@@ -297,12 +276,12 @@ def test_backgammon_grounds_but_its_per_move_code_is_too_big():
     rules = rules_of(path("backgammon.gdl"))
     ground(rules)  # within the default limits of the grounder itself
     r = make_reasoner(rules)
-    assert r.engine == "compiled" and "characters of code" in r.why_not_grounded
+    assert r.info.name == "compiled" and "characters of code" in r.info.why_not_grounded
 
 
 def test_chess_is_too_big_with_the_default_limits():
     r = make_reasoner(rules_of(path("chess_200.kif")))
-    assert r.engine == "compiled" and r.why_not_grounded
+    assert r.info.name == "compiled" and r.info.why_not_grounded
 
 
 REACH = """
@@ -384,4 +363,4 @@ def test_the_race_ends_on_a_game_that_is_over_at_once():
     rules = parse_kif("(role a) (init p) (legal a go) (<= (next p) (true p)) "
                       "(<= terminal (true p)) (goal a 100)").rules
     r = make_reasoner(rules, race_seconds=0.02)
-    assert r.engine_speeds and r.engine == max(r.engine_speeds, key=r.engine_speeds.get)
+    assert r.info.speeds and r.info.name == max(r.info.speeds, key=r.info.speeds.get)

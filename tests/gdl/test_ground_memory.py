@@ -7,7 +7,8 @@ import resource
 
 import pytest
 
-from ggp.gdl.adapter import load_gdl_text, parse_description
+from ggp.gdl.adapter import load_gdl_text
+from ggp.gdl.description import parse_description
 from ggp.gdl.ground import GroundingLimits, NotGroundable, ground
 
 BOMB = """

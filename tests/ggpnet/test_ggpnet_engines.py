@@ -6,8 +6,8 @@ import random
 import pytest
 from ggpnet_helpers import gdl_file, quick_player
 
-from ggp.gdl.adapter import parse_description
-from ggp.gdl.grounded import make_reasoner
+from ggp.gdl.description import parse_description
+from ggp.gdl.reasoner import make_reasoner
 from ggp.gdl.match import MatchGame, load_match_game
 from ggp.ggpnet.messages import rules_list, start_message
 

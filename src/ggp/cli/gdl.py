@@ -28,7 +28,7 @@ def validate(
     syntax: str = typer.Option("auto", help="kif, infix or auto"),
 ) -> None:
     """Parse and check a description; print every error and warning with line:column."""
-    from ggp.gdl.adapter import parse_description
+    from ggp.gdl.description import parse_description
     from ggp.gdl.validate import validate as run_validation
 
     desc = parse_description(_read(file), str(file), syntax)
@@ -51,13 +51,12 @@ def convert(
     syntax: str = typer.Option("auto", help="syntax of FILE: kif, infix or auto"),
 ) -> None:
     """Print a description in the other syntax (KIF <-> infix)."""
-    from ggp.gdl.adapter import _first_significant, parse_description
+    from ggp.gdl.description import detect_syntax, parse_description
     from ggp.gdl.infix import description_to_infix
     from ggp.gdl.terms import description_to_kif
 
     text = _read(file)
-    source_syntax = syntax if syntax != "auto" else (
-        "kif" if _first_significant(text) == "(" else "infix")
+    source_syntax = syntax if syntax != "auto" else detect_syntax(text)
     target = to or ("infix" if source_syntax == "kif" else "kif")
     if target not in ("kif", "infix"):
         raise typer.BadParameter("--to must be kif or infix")
@@ -90,12 +89,12 @@ def stats(
                   f"simultaneous {meta.simultaneous}, chance {meta.chance}; loaded in "
                   f"{load_s:.2f}s")
     reasoner, rng = game.engine, random.Random(seed)
-    console.print(f"reasoner: {reasoner.engine}" + (
-        f" (not grounded: {reasoner.why_not_grounded})" if reasoner.why_not_grounded else ""))
-    if reasoner.engine_speeds:
+    info = reasoner.info
+    console.print(f"reasoner: {info.name}" + (
+        f" (not grounded: {info.why_not_grounded})" if info.why_not_grounded else ""))
+    if info.speeds:
         console.print("measured at load (steps per CPU second, code generation left out): "
-                      + ", ".join(f"{name} {speed:,.0f}"
-                                  for name, speed in reasoner.engine_speeds.items()))
+                      + ", ".join(f"{name} {speed:,.0f}" for name, speed in info.speeds.items()))
     playouts, steps, finished_steps, goal_sums = 0, 0, 0, [0.0] * len(game.roles)
     started = time.perf_counter()
     deadline = started + seconds

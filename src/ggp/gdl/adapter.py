@@ -21,7 +21,7 @@ Mapping (documented in docs/gdl.md):
 
 The rules are evaluated by the grounded reasoner (:mod:`ggp.gdl.grounded`, bitset states)
 when the game grounds within its limits and is measured faster, else by the compiled
-reasoner (:func:`ggp.gdl.grounded.make_reasoner`); JSON states are
+reasoner (:func:`ggp.gdl.reasoner.make_reasoner`); JSON states are
 converted to the engine's states at the boundary (and remembered).
 """
 
@@ -36,34 +36,15 @@ from typing import Any
 from ggp.core.errors import BeliefError, IllegalActionError, ModelError, ModelLoadError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, State
-from ggp.gdl.grounded import make_reasoner
-from ggp.gdl.infix import parse_infix
-from ggp.gdl.kif import parse_kif, parse_kif_term
+from ggp.gdl.description import NATURE, parse_description
+from ggp.gdl.hypotheses import HypothesisTracker
+from ggp.gdl.kif import parse_kif_term
+from ggp.gdl.match import MatchGame
+from ggp.gdl.reasoner import make_reasoner
 from ggp.gdl.terms import Description, to_kif
 from ggp.gdl.validate import check, is_gdl_ii
 
-NATURE = "random"
 _MAX_FORCED_STEPS = 100_000
-
-
-def parse_description(text: str, source: str = "", syntax: str = "auto") -> Description:
-    """Parse KIF or infix text (``syntax`` "kif", "infix" or "auto": KIF when the first
-    significant character is ``(``)."""
-    if syntax == "auto":
-        syntax = "kif" if _first_significant(text) == "(" else "infix"
-    if syntax == "kif":
-        return parse_kif(text, source)
-    if syntax == "infix":
-        return parse_infix(text, source)
-    raise ModelLoadError(f"unknown GDL syntax {syntax!r} (expected kif, infix or auto)")
-
-
-def _first_significant(text: str) -> str:
-    for line in text.splitlines():
-        stripped = line.strip()
-        if stripped and stripped[0] not in ";%":
-            return stripped[0]
-    return ""
 
 
 def _remember(table: dict, key: Any, compute: Callable[[Any], Any]) -> Any:
@@ -84,7 +65,7 @@ class GDLGame:
         self.desc = desc
         self.name = name
         self.gdl_ii = gdl_ii
-        # "auto": the engine measured faster (see ggp.gdl.grounded.make_reasoner)
+        # "auto": the engine measured faster (see ggp.gdl.reasoner.make_reasoner)
         self.engine = make_reasoner(desc.rules, engine)
         roles = self.engine.roles
         self.roles = roles
@@ -115,9 +96,9 @@ class GDLGame:
             simultaneous=self._probe_simultaneous(),
             source=f"GDL{'-II' if gdl_ii else ''} description {name}",
             extra={"roles": list(roles), "gdl_ii": gdl_ii, "utility": "GDL goals 0..100",
-                   "engine": self.engine.engine,
-                   "why_not_grounded": self.engine.why_not_grounded,
-                   "engine_speeds": self.engine.engine_speeds},
+                   "engine": self.engine.info.name,
+                   "why_not_grounded": self.engine.info.why_not_grounded,
+                   "engine_speeds": self.engine.info.speeds},
         )
 
     # ------------------------------------------------------------------ conversions
@@ -350,8 +331,6 @@ class PlayerBelief:
 
     def __init__(self, game: GDLGame, role: str, size: int = 48, keep: int = 4,
                  seconds: float = 20.0) -> None:
-        from ggp.gdl.match import MatchGame
-
         self.game = game
         self.role = role
         self.size = size
@@ -371,8 +350,6 @@ class PlayerBelief:
 
     def states(self, obs: dict) -> list[State]:
         """The JSON states (without pending moves) of the hypotheses for ``obs``."""
-        from ggp.gdl.hypotheses import HypothesisTracker
-
         record = [(move, tuple(percepts)) for move, percepts in obs["history"]]
         tracker = self._tracker(record)
         if tracker is None:
@@ -439,7 +416,7 @@ def load_gdl_text(text: str, *, name: str = "gdl", syntax: str = "auto",
                   engine: str = "auto") -> WorldModel:
     """A world model from GDL text (KIF or infix). ``gdl_ii`` None means: GDL-II when the
     rules use ``sees``/``percept``. ``engine``: "auto" (the engine measured faster when the game grounds,
-    else compiled), "grounded" or "compiled" (see :func:`ggp.gdl.grounded.make_reasoner`;
+    else compiled), "grounded" or "compiled" (see :func:`ggp.gdl.reasoner.make_reasoner`;
     the choice is in ``metadata.extra["engine"]``). Raises GDLSyntaxError /
     GDLValidationError (GGPErrors with line and column) for malformed or invalid
     descriptions."""

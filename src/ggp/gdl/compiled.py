@@ -32,6 +32,7 @@ from typing import Callable, Iterable
 
 from ggp.core.errors import ModelError
 from ggp.gdl.demand import transform as demand_transform
+from ggp.gdl.engine import EngineInfo
 from ggp.gdl.program import atom_of, dependencies, normalize, reachable, strata
 from ggp.gdl.terms import Rule, Var, key_of
 
@@ -62,14 +63,12 @@ class CompiledReasoner:
     """GDL semantics over ground terms, with compiled rules. See the module docstring.
 
     States are frozensets of ground fluents (``("cell", "1", "1", "b")``); moves are
-    ground terms. Roles keep the order of the ``(role ...)`` facts.
-    ``why_not_grounded`` is set by :func:`ggp.gdl.grounded.make_reasoner` when it fell
-    back to this engine.
+    ground terms. Roles keep the order of the ``(role ...)`` facts. A
+    :class:`ggp.gdl.engine.Reasoner`; :func:`ggp.gdl.reasoner.make_reasoner` gives it an
+    ``info`` saying why it was chosen over the grounded engine.
     """
 
-    engine = "compiled"
-    why_not_grounded: str | None = None
-    engine_speeds: dict[str, float] | None = None  # set by make_reasoner's race
+    info = EngineInfo("compiled")
     semi_naive = True  # recursive strata: join only with the facts new in the last round
     demand = True  # evaluate only the demanded facts of relations (ggp.gdl.demand)
 

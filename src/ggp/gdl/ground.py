@@ -57,7 +57,7 @@ class GroundingLimits:
     # within its CPU budget
     max_memory_mb: int = 1024
     # source of one joint move's specialized next-state function (checked by
-    # ggp.gdl.grounded.make_reasoner; corpus games that play well stay under 50,000)
+    # ggp.gdl.reasoner.make_reasoner; corpus games that play well stay under 50,000)
     max_step_chars: int = 200_000
 
 

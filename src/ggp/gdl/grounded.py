@@ -14,26 +14,24 @@ load time) that evaluate the atoms they need in dependency order:
   ("this cell keeps its mark") usually collapses to one ``s & COPY`` and only the fluents
   the move touches are tested one by one. Specialized functions are cached by joint move.
 
-The interface is that of :class:`ggp.gdl.compiled.CompiledReasoner` with ``int`` states
+It is a :class:`ggp.gdl.engine.Reasoner` with ``int`` states
 (:meth:`GroundedReasoner.encode` / :meth:`~GroundedReasoner.decode` convert from/to
-frozensets of fluents). :func:`make_reasoner` picks this engine when the game grounds within the limits and
-races faster than the compiled reasoner, and otherwise returns the compiled reasoner with
-``why_not_grounded`` set. Ground recursion through state-dependent relations (a view that depends on itself,
-e.g. path connectivity in Hex) is not compiled: such games fall back too.
+frozensets of fluents). :func:`ggp.gdl.reasoner.make_reasoner` picks this engine when the
+game grounds within the limits and races faster than the compiled reasoner, and otherwise
+returns the compiled reasoner, its ``info.why_not_grounded`` saying why. Ground recursion
+through state-dependent relations (a view that depends on itself, e.g. path connectivity
+in Hex) is not compiled: such games fall back too.
 """
 
 from __future__ import annotations
 
-import random
-import threading
 import time
-from collections import OrderedDict
-from typing import Callable
+from typing import Callable, cast
 
 from ggp.core.errors import ModelError
-from ggp.gdl.compiled import CompiledReasoner
-from ggp.gdl.ground import GroundingLimits, GroundProgram, NotGroundable, ground
-from ggp.gdl.terms import Rule, to_kif
+from ggp.gdl.engine import EngineInfo, Reasoner
+from ggp.gdl.ground import GroundProgram, NotGroundable
+from ggp.gdl.terms import to_kif
 
 _INLINE_CHARS = 300  # a view used once is inlined when its expression is this short
 # specialized next-state functions kept per game: at most this many, of at most this much
@@ -42,177 +40,6 @@ _MAX_JOINT_FUNCTIONS = 20_000
 _MAX_JOINT_CHARS = 40_000_000
 _COLD_SAMPLES = 8  # first cold steps: taken whatever the costs, left out of their mean
 _COLD_RECHECK = 50  # generated functions between two cold steps measured anyway
-
-
-RACE_SECONDS = 0.25  # CPU time of this thread per engine when make_reasoner measures
-_RACE_SLICES = 5
-_RACES: "OrderedDict[tuple, dict[str, float]]" = OrderedDict()  # rules -> measured speeds
-_RACES_LOCK = threading.Lock()
-
-
-def make_reasoner(rules: list[Rule], engine: str = "auto",
-                  limits: GroundingLimits = GroundingLimits(),
-                  race_seconds: float = RACE_SECONDS):
-    """The fastest reasoner for ``rules``: ``engine`` "auto", "grounded" (raise
-    :class:`NotGroundable` if impossible) or "compiled".
-
-    "auto": when the game grounds within ``limits``, both engines play the same random
-    playouts for ``race_seconds`` of this thread's CPU time each (interleaved, so load
-    changes touch both alike; :func:`measure_speeds`) and the one with more steps per CPU
-    second is returned; the grounded engine's lazily generated functions are built only
-    as far as the race needs them and dropped with it when it loses. A game that does not
-    ground gets the compiled engine. A grounded engine that wins steps *cold* joint moves
-    through a compiled engine of its own until generating their functions pays
-    (:meth:`GroundedReasoner._joint_function`). Both engines have ``engine``
-    ("grounded"/"compiled"), ``why_not_grounded`` and ``engine_speeds`` (steps per CPU
-    second of each engine raced, else None). Speeds are remembered per rule set."""
-    if engine not in ("auto", "grounded", "compiled"):
-        raise ValueError(f"unknown GDL engine {engine!r} (expected auto, grounded or compiled)")
-    if engine != "compiled":
-        try:
-            grounded = GroundedReasoner(ground(rules, limits))
-            grounded.check_step_code(limits.max_step_chars)
-        except NotGroundable as exc:
-            if engine == "grounded":
-                raise
-            reason = str(exc)
-        except Exception as exc:  # noqa: BLE001 - "auto" must still load the game
-            if engine == "grounded":
-                raise
-            reason = f"grounding failed ({type(exc).__name__}: {exc})"
-        else:
-            if engine == "grounded":
-                return grounded  # every joint move generated: what the tests check
-            compiled = CompiledReasoner(rules)
-            speeds = _race(rules, limits, grounded, compiled, race_seconds)
-            if speeds["grounded"] >= speeds["compiled"]:
-                # raced generating every joint move (the race leaves that cost out); in
-                # play, rare joint moves go through the compiled engine that lost
-                grounded.cold_engine = compiled
-                grounded.engine_speeds = speeds
-                return grounded
-            compiled.engine_speeds = speeds
-            compiled.why_not_grounded = (
-                f"the compiled engine was faster in measured playouts ({speeds['compiled']:,.0f}"
-                f" vs {speeds['grounded']:,.0f} steps per CPU second)")
-            return compiled
-    else:
-        reason = "the compiled engine was asked for"
-    fallback = CompiledReasoner(rules)
-    fallback.why_not_grounded = reason
-    return fallback
-
-
-def _race(rules, limits, grounded, compiled, seconds: float) -> dict[str, float]:
-    key = (tuple(rules), limits, seconds)
-    with _RACES_LOCK:
-        found = _RACES.get(key)
-        if found is None:
-            found = _RACES[key] = measure_speeds(
-                {"grounded": grounded, "compiled": compiled}, seconds)
-            if len(_RACES) > 32:
-                _RACES.popitem(last=False)
-    return dict(found)
-
-
-def measure_speeds(engines: dict, seconds: float, seed: int = 0) -> dict[str, float]:
-    """Steps per CPU second of this thread of each engine on the same random playouts,
-    code generation left out.
-
-    A step is the terminal test, every role's legal moves and the next state for a random
-    joint move (goals at the end of a playout count with the last step). Every engine
-    follows the same playouts from ``seed`` (legal moves come in the same order in every
-    engine) for ``seconds`` of CPU time, in interleaved slices; a slice ends at the first
-    step past its budget. An engine that raises gets speed 0. Each engine's state queries
-    are built first, untimed (the grounded engine generates them on first use).
-
-    The grounded engine generates a function the first time it meets a joint move (in
-    the race every joint move is generated). Such a call is left out of its speed and the
-    step timed again with the function made: in play, a joint move is generated only once
-    stepping it through the compiled engine has cost as much
-    (:meth:`GroundedReasoner._joint_function`), so generation costs at most as much again
-    as the compiled steps it replaces, and what decides a long game is the speed once the
-    moves it meets have functions. Extrapolating the generation
-    seen in a short race was tried and misjudged both ways: early steps meet new joint
-    moves all the time (chineseCheckers4, breakthrough, amazons were given the compiled
-    engine while the grounded one was 2-9x faster over 12 s), and the count of joint moves
-    a match meets is not predictable from 0.25 s.
-
-    An engine that has used its share of ``seconds`` plays no more in a slice (a single
-    step can take longer than a slice): the race costs at most one step more than
-    ``seconds`` per engine."""
-    runs = {name: _Playouts(reasoner, seed) for name, reasoner in engines.items()}
-    for run in runs.values():
-        run.warm_up()
-    for i in range(_RACE_SLICES):
-        for run in runs.values():
-            run.play((i + 1) * seconds / _RACE_SLICES - run.cpu)
-    return {name: run.speed() for name, run in runs.items()}
-
-
-class _Playouts:
-    """Random playouts of one engine that can stop after any step and go on later."""
-
-    def __init__(self, reasoner, seed: int) -> None:
-        self.reasoner = reasoner
-        self.rng = random.Random(seed)
-        self.state = None
-        self.steps = 0
-        self.cpu = 0.0
-        self.failed = False
-        self.gen_cpu = 0.0  # grounded engine: CPU time of the steps that generated code
-
-    def warm_up(self) -> None:
-        """Build what an engine builds once, on first use (the grounded engine's legal,
-        terminal and goal functions), outside the timed steps."""
-        r = self.reasoner
-        try:
-            state = r.initial_state()
-            r.is_terminal(state), r.legal_moves(state), r.goals(state)
-        except Exception:  # noqa: BLE001 - a failing engine loses the race
-            self.failed = True
-
-    def play(self, budget: float) -> None:
-        if self.failed or budget <= 0:
-            return
-        r, rng = self.reasoner, self.rng
-        start = time.thread_time()
-        end = start + budget
-        try:
-            while True:
-                if self.state is None:
-                    self.state = r.initial_state()
-                if r.is_terminal(self.state):
-                    r.goals(self.state)
-                    self.state = None
-                    self.steps += 1  # counts as a step (a game may end at once)
-                    if time.thread_time() >= end:
-                        break
-                    continue
-                legal = r.legal_moves(self.state)
-                joint = {role: rng.choice(moves) for role, moves in legal.items()}
-                made = getattr(r, "functions_generated", 0)
-                t0 = time.thread_time()
-                nxt = r.next_state(self.state, joint)
-                if getattr(r, "functions_generated", 0) != made:
-                    # the call that generated is left out; the step is timed again with
-                    # its function made, as it will run from now on
-                    self.gen_cpu += time.thread_time() - t0
-                    r.next_state(self.state, joint)
-                self.state = nxt
-                self.steps += 1
-                if time.thread_time() >= end:
-                    break
-        except Exception:  # noqa: BLE001 - a failing engine loses the race
-            self.failed = True
-        self.cpu += time.thread_time() - start
-
-    def speed(self) -> float:
-        """Steps per CPU second, code generation left out (see measure_speeds)."""
-        rest = self.cpu - self.gen_cpu
-        if self.failed or rest <= 0 or not self.steps:
-            return 0.0
-        return self.steps / rest
 
 
 class GroundedReasoner:
@@ -224,11 +51,8 @@ class GroundedReasoner:
     where ``joint`` maps every role to a legal move. Roles keep the ``(role ...)`` order.
     """
 
-    engine = "grounded"
-    why_not_grounded = None
-    engine_speeds: dict[str, float] | None = None  # set by make_reasoner's race
-
-    def __init__(self, program: GroundProgram) -> None:
+    def __init__(self, program: GroundProgram, cold_engine: Reasoner | None = None) -> None:
+        self.info = EngineInfo("grounded")  # make_reasoner adds its race's speeds
         self.program = program
         self.roles = list(program.roles)
         self._fluents = program.fluents
@@ -257,8 +81,10 @@ class GroundedReasoner:
         self._joint_chars = 0
         self._step_fns: dict = {}
         # cold joint moves (see _joint_function): steps through another engine until a
-        # move's function is worth generating; costs are wall seconds, running means
-        self.cold_engine = None  # set by make_reasoner: the compiled engine of the rules
+        # move's function is worth generating; costs are wall seconds, running means.
+        # make_reasoner sets it once the engine has won its race (the race itself
+        # generates every joint move): the compiled engine of the same rules
+        self.cold_engine = cold_engine
         self.functions_generated = 0
         self._cold_uses: dict = {}
         self._cold_steps = 0
@@ -331,9 +157,10 @@ class GroundedReasoner:
         fn = self._next_fns.get(key)
         if fn is None:
             fn = self._joint_function(self._next_fns, key, joint, sees=False)
-            if fn is None:
+            if fn is None:  # a cold joint move: there is a cold engine
                 started = time.perf_counter()
-                nxt = self.encode(self.cold_engine.next_state(self.decode(state), joint))
+                cold = cast(Reasoner, self.cold_engine)
+                nxt = self.encode(cold.next_state(self.decode(state), joint))
                 self._cold_step_took(time.perf_counter() - started)
                 return nxt
         return fn(state)
@@ -344,9 +171,10 @@ class GroundedReasoner:
         fn = self._step_fns.get(key)
         if fn is None:
             fn = self._joint_function(self._step_fns, key, joint, sees=True)
-            if fn is None:
+            if fn is None:  # a cold joint move: there is a cold engine
                 started = time.perf_counter()
-                nxt, percepts = self.cold_engine.step(self.decode(state), joint)
+                cold = cast(Reasoner, self.cold_engine)
+                nxt, percepts = cold.step(self.decode(state), joint)
                 nxt = self.encode(nxt)
                 self._cold_step_took(time.perf_counter() - started)
                 return nxt, percepts

@@ -3,7 +3,7 @@
 Both sides of the GGP protocol (:mod:`ggp.ggpnet`) and the GDL-II belief
 (:mod:`ggp.gdl.hypotheses`, also used by the world-model adapter) use this thin layer over a GDL reasoner (the grounded engine
 when the game grounds and is measured faster, else the compiled one:
-:func:`ggp.gdl.grounded.make_reasoner`):
+:func:`ggp.gdl.reasoner.make_reasoner`):
 the game manager to run the match, the player to follow it. States are the engine's own
 (a bitset or a frozenset of fluents; :meth:`MatchGame.fluents` reads either). Moves and
 percepts are canonical KIF texts (what :func:`ggp.gdl.terms.to_kif` prints), the same
@@ -15,16 +15,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from ggp.core.errors import ModelLoadError
-from ggp.gdl.adapter import NATURE, parse_description
-from ggp.gdl.compiled import CompiledReasoner
+from ggp.gdl.description import NATURE, parse_description
 from ggp.gdl.errors import GDLError
-from ggp.gdl.grounded import GroundedReasoner, make_reasoner
 from ggp.gdl.kif import parse_kif_term
+from ggp.gdl.reasoner import EngineState, Reasoner, make_reasoner
 from ggp.gdl.terms import Description, is_ground, to_kif
 from ggp.gdl.validate import check, is_gdl_ii
 
-MatchState = object  # the engine's state: an int (grounded) or a frozenset (compiled)
-Reasoner = CompiledReasoner | GroundedReasoner
+MatchState = EngineState  # the engine's state: an int (grounded) or a frozenset (compiled)
 
 
 def detect_gdl_ii(desc: Description) -> bool:

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from ggp.gdl.engine import EngineInfo
 from ggp.gdl.program import atom_of, dependencies, normalize, reachable, strata
 from ggp.gdl.terms import Rule, Var, key_of, substitute
 
 
 class NaiveReasoner:
-    """Interpreted stratified Datalog over ground atoms; same query API as the compiled one."""
+    """Interpreted stratified Datalog over ground atoms; a :class:`ggp.gdl.engine.Reasoner`
+    with frozenset states, like the compiled one."""
+
+    info = EngineInfo("naive")
 
     def __init__(self, rules: list[Rule]) -> None:
         self.rules = normalize(rules)
@@ -83,6 +87,15 @@ class NaiveReasoner:
     # ------------------------------------------------------------------ queries
     def _state_facts(self, state) -> dict:
         return {"true/1": {("true", f) for f in state}}
+
+    def encode(self, fluents) -> frozenset:
+        """The state of a collection of ground fluents (a frozenset, as in the compiled
+        engine)."""
+        return frozenset(fluents)
+
+    def decode(self, state: frozenset) -> frozenset:
+        """The fluents of a state: the state itself."""
+        return state
 
     def initial_state(self) -> frozenset:
         return frozenset(a[1] for a in self._evaluate({}, {"init/1"})["init/1"])

@@ -40,7 +40,8 @@ from dataclasses import dataclass, field
 from ggp.budget import Budget, check_budget, warm_up
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
-from ggp.gdl.adapter import NATURE, load_gdl_text, parse_description
+from ggp.gdl.adapter import load_gdl_text
+from ggp.gdl.description import NATURE, parse_description
 from ggp.gdl.terms import to_kif
 from ggp.gdl.validate import is_gdl_ii
 from ggp.ggpnet.choosers import Chooser, Decision, SearchChooser, Stopped

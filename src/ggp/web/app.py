@@ -24,6 +24,7 @@ import hmac
 import logging
 import secrets
 import threading
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,22 +78,28 @@ class WebConfig:
     token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
 
 
-def create_app(config: WebConfig | None = None) -> Starlette:
-    config = config or WebConfig()
-    sessions: dict[str, PlaySession] = {}
-    lock = threading.Lock()
+class _Server:
+    """What the handlers share: the settings and the live matches (``app.state.server``).
 
-    def session(request: Request) -> PlaySession:
-        found = sessions.get(request.path_params["id"])
+    ``sessions`` maps match ids to their :class:`PlaySession`, oldest first; ``lock``
+    guards it, since handlers run in worker threads."""
+
+    def __init__(self, config: WebConfig) -> None:
+        self.config = config
+        self.sessions: dict[str, PlaySession] = {}
+        self.lock = threading.Lock()
+
+    def session(self, request: Request) -> PlaySession:
+        """The match named in the path, or a GGPError when it is over or unknown."""
+        found = self.sessions.get(request.path_params["id"])
         if found is None:
             raise GGPError("This match is over or unknown: start a new one.")
         return found
 
-    async def options(request: Request) -> Response:
-        return JSONResponse({"games": game_choices(config.game_dirs),
-                             "agents": agent_choices(), "record": config.record})
-
-    def start(body: dict[str, Any]) -> dict[str, Any]:
+    def start(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Open the game, start a match on it and return the person's first view; the
+        oldest match is closed when there are more than ``max_sessions``."""
+        config = self.config
         game = open_game(str(body.get("game", "")))
         try:
             opponents = [str(s) for s in body.get("opponents", [])]
@@ -102,105 +109,153 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         except Exception:
             game.close()
             raise
-        with lock:
-            sessions[new.id] = new
-            while len(sessions) > config.max_sessions:
-                oldest = next(iter(sessions))
-                sessions.pop(oldest).close()
+        with self.lock:
+            self.sessions[new.id] = new
+            while len(self.sessions) > config.max_sessions:
+                oldest = next(iter(self.sessions))
+                self.sessions.pop(oldest).close()
         return new.view()
 
-    async def play(request: Request) -> Response:
-        body = await _json(request)
-        return await _guard(start, body)
+    def quit(self, match_id: str) -> dict[str, Any]:
+        """End a match (the person forfeits); an unknown id is already over."""
+        with self.lock:
+            found = self.sessions.pop(match_id, None)
+        if found is not None:
+            found.close()
+        return {"ok": True}
 
-    async def state(request: Request) -> Response:
-        return await _guard(lambda: session(request).view())
-
-    async def move(request: Request) -> Response:
-        body = await _json(request)
-
-        def go() -> dict[str, Any]:
-            found = session(request)
-            found.move(str(body.get("action", "")).strip())
-            return found.view()
-
-        return await _guard(go)
-
-    async def quit_(request: Request) -> Response:
-        def go() -> dict[str, Any]:
-            with lock:
-                found = sessions.pop(request.path_params["id"], None)
-            if found is not None:
+    def close_all(self) -> None:
+        """End every match (the server stops)."""
+        with self.lock:
+            for found in self.sessions.values():
                 found.close()
-            return {"ok": True}
+            self.sessions.clear()
 
-        return await _guard(go)
 
-    async def record(request: Request) -> Response:
-        return await _guard(lambda: open_record(request.query_params.get("path", ""),
-                                                config.game_dirs).summary())
+def _server(request: Request) -> _Server:
+    return request.app.state.server
 
-    async def record_match(request: Request) -> Response:
-        def go() -> dict[str, Any]:
-            opened = open_record(request.query_params.get("path", ""), config.game_dirs)
-            try:
-                index = int(request.query_params.get("index", "0"))
-            except ValueError as exc:
-                raise RecordError("index must be a number") from exc
-            return opened.match(index)
 
-        return await _guard(go)
+async def page_play(request: Request) -> Response:
+    """The play page."""
+    return FileResponse(STATIC / "play.html", media_type="text/html")
 
-    async def record_plot(request: Request) -> Response:
+
+async def page_viewer(request: Request) -> Response:
+    """The match viewer."""
+    return FileResponse(STATIC / "viewer.html", media_type="text/html")
+
+
+async def options(request: Request) -> Response:
+    """Games for the picker, agents for the opponents, the record to open first."""
+    config = _server(request).config
+    return JSONResponse({"games": game_choices(config.game_dirs),
+                         "agents": agent_choices(), "record": config.record})
+
+
+async def play(request: Request) -> Response:
+    """Start a match: ``{game, seat, opponents, seed}``."""
+    body = await _json(request)
+    return await _guard(_server(request).start, body)
+
+
+async def state(request: Request) -> Response:
+    """The person's view of a match."""
+    return await _guard(lambda: _server(request).session(request).view())
+
+
+async def move(request: Request) -> Response:
+    """The person's move, ``{action}``; answers the view after it."""
+    body = await _json(request)
+
+    def go() -> dict[str, Any]:
+        found = _server(request).session(request)
+        found.move(str(body.get("action", "")).strip())
+        return found.view()
+
+    return await _guard(go)
+
+
+async def quit_(request: Request) -> Response:
+    """Leave a match (the person forfeits)."""
+    return await _guard(_server(request).quit, request.path_params["id"])
+
+
+async def record(request: Request) -> Response:
+    """A record's matches and plots."""
+    dirs = _server(request).config.game_dirs
+    return await _guard(lambda: open_record(request.query_params.get("path", ""),
+                                            dirs).summary())
+
+
+async def record_match(request: Request) -> Response:
+    """One match of a record, step by step."""
+    dirs = _server(request).config.game_dirs
+
+    def go() -> dict[str, Any]:
+        opened = open_record(request.query_params.get("path", ""), dirs)
         try:
-            opened = open_record(request.query_params.get("path", ""), config.game_dirs)
-        except GGPError as exc:
-            return JSONResponse({"error": clean_line(exc, 500)}, status_code=400)
-        name = request.query_params.get("name", "")
-        for plot in opened.plots:  # only the report's own plots are ever served
-            if plot.name == name:
-                # the plot list holds only files that resolve inside the record's folder
-                # (no symlink out of it: see records._plots); read it now, as a file
-                # swapped for a link after the listing must not be followed either
-                data = read_inside(plot, opened.path)
-                if data is None:
-                    return JSONResponse({"error": "no such plot"}, status_code=404)
-                return Response(data, media_type="image/png")
-        return JSONResponse({"error": "no such plot"}, status_code=404)
+            index = int(request.query_params.get("index", "0"))
+        except ValueError as exc:
+            raise RecordError("index must be a number") from exc
+        return opened.match(index)
 
-    async def page_play(request: Request) -> Response:
-        return FileResponse(STATIC / "play.html", media_type="text/html")
+    return await _guard(go)
 
-    async def page_viewer(request: Request) -> Response:
-        return FileResponse(STATIC / "viewer.html", media_type="text/html")
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette):
-        yield
-        with lock:
-            for found in sessions.values():
-                found.close()
-            sessions.clear()
+async def record_plot(request: Request) -> Response:
+    """One of a record's report plots (PNG); only the report's own plots are served."""
+    try:
+        opened = open_record(request.query_params.get("path", ""),
+                             _server(request).config.game_dirs)
+    except GGPError as exc:
+        return JSONResponse({"error": clean_line(exc, 500)}, status_code=400)
+    name = request.query_params.get("name", "")
+    for plot in opened.plots:
+        if plot.name == name:
+            # the plot list holds only files that resolve inside the record's folder
+            # (no symlink out of it: see records._plots); read it now, as a file
+            # swapped for a link after the listing must not be followed either
+            data = read_inside(plot, opened.path)
+            if data is None:
+                return JSONResponse({"error": "no such plot"}, status_code=404)
+            return Response(data, media_type="image/png")
+    return JSONResponse({"error": "no such plot"}, status_code=404)
 
-    routes = [
-        Route("/", page_play),
-        Route("/viewer", page_viewer),
-        Route("/api/options", options),
-        Route("/api/play", play, methods=["POST"]),
-        Route("/api/play/{id}", state),
-        Route("/api/play/{id}/move", move, methods=["POST"]),
-        Route("/api/play/{id}/quit", quit_, methods=["POST"]),
-        Route("/api/record", record),
-        Route("/api/record/match", record_match),
-        Route("/api/record/plot", record_plot),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
+
+ROUTES = [
+    Route("/", page_play),
+    Route("/viewer", page_viewer),
+    Route("/api/options", options),
+    Route("/api/play", play, methods=["POST"]),
+    Route("/api/play/{id}", state),
+    Route("/api/play/{id}/move", move, methods=["POST"]),
+    Route("/api/play/{id}/quit", quit_, methods=["POST"]),
+    Route("/api/record", record),
+    Route("/api/record/match", record_match),
+    Route("/api/record/plot", record_plot),
+    Mount("/static", StaticFiles(directory=STATIC), name="static"),
+]
+
+
+@contextlib.asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    yield
+    app.state.server.close_all()
+
+
+def create_app(config: WebConfig | None = None) -> Starlette:
+    """The web app for ``config`` (defaults: no game folders, a fresh token): the routes
+    above behind the token gate, JSON-only POSTs and, when ``allowed_hosts`` is set, a
+    Host check. ``app.state.sessions`` holds the live matches."""
+    config = config or WebConfig()
     middleware = [Middleware(_TokenGate, token=config.token), Middleware(_JSONPosts)]
     if config.allowed_hosts:
         middleware.insert(0, Middleware(TrustedHostMiddleware,
                                         allowed_hosts=config.allowed_hosts))
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
-    app.state.sessions = sessions  # the live matches (the server side; tests look here)
+    app = Starlette(routes=ROUTES, lifespan=_lifespan, middleware=middleware)
+    app.state.server = _Server(config)
+    app.state.sessions = app.state.server.sessions  # the live matches (tests look here)
     return app
 
 
