@@ -36,7 +36,7 @@ def test_cwm_ismcts_plays_leduc_with_validated_inference(tmp_path):
         assert report["stats"]["fallbacks"] == 0
         assert report["stats"]["resample_valid"] == report["stats"]["resample_calls"] > 0
     lines = [json.loads(line) for line in log.read_text().splitlines()]
-    assert len(lines) == 2 and lines[0]["agent"] == "cwm-ismcts"
+    assert len(lines) == 2 and lines[0]["agent"] == "cwm_ismcts"
 
 
 def test_broken_inference_falls_back_to_a_random_legal_action_and_logs_it(tmp_path, caplog):
