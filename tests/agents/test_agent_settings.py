@@ -59,6 +59,7 @@ def test_each_search_agent_lists_its_settings(name):
     ("mcts:solver=yes", "must be true or false"),
     ("gt_mcts:time=-1", "must not be negative"),
     ("cwm_mcts:run=x:value=auto:value_file=auto", "give value_file= only"),
+    ("sepot:depth=3", "Agent 'sepot' needs checkpoint="),
 ])
 def test_a_bad_choice_fails_when_the_spec_is_parsed(spec, problem):
     with pytest.raises(AgentSpecError) as caught:

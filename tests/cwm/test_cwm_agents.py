@@ -225,5 +225,5 @@ def test_cwm_playout_setting(tmp_path):
         assert result.forfeit is None
         errors[playout] = agents[0].report["stats"]["prior_errors"]
     assert errors["auto"] > errors["random"] > 0
-    with pytest.raises(AgentSpecError, match="playout must be"):
+    with pytest.raises(AgentSpecError, match="playout=greedy must be one of auto, random, prior"):
         make_agent(f"cwm_mcts:run={run}:playout=greedy", make_game("tic_tac_toe"))

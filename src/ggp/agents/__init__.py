@@ -98,7 +98,7 @@ def make_agent(spec: str, model: WorldModel) -> Agent:
 
 class _Setting(NamedTuple):
     kind: Any  # the annotation (None: unknown)
-    default: Any
+    required: bool  # a factory parameter without a default
 
 
 class _Schema(NamedTuple):
@@ -119,14 +119,14 @@ def _schema(factory: AgentFactory) -> _Schema:
     record = hints.get(params[0].name) if len(params) == 1 else None
     if isinstance(record, type) and dataclasses.is_dataclass(record):
         fields = typing.get_type_hints(record)
-        settings = {f.name: _Setting(fields[f.name], f.default)
+        settings = {f.name: _Setting(fields[f.name], False)
                     for f in dataclasses.fields(record) if f.init}
         return _Schema(record, settings, dict(getattr(record, "RENAMED", {})))
     settings = {}
     for p in params:
-        default = None if p.default is inspect.Parameter.empty else p.default
-        settings[p.name] = _Setting(hints.get(p.name, type(default) if default is not None
-                                              else None), default)
+        required = p.default is inspect.Parameter.empty
+        kind = hints.get(p.name, None if required or p.default is None else type(p.default))
+        settings[p.name] = _Setting(kind, required)
     return _Schema(None, settings, {})
 
 
@@ -151,6 +151,10 @@ def check_spec(spec: str) -> tuple[str, dict]:
             f"Agent {name!r} has no setting {', '.join(unknown)}; its settings are: "
             f"{', '.join(schema.settings) or 'none'}."
         )
+    missing = [k for k, setting in schema.settings.items() if setting.required and k not in raw]
+    if missing:
+        raise AgentSpecError(f"Agent {name!r} needs {', '.join(f'{k}=' for k in missing)} "
+                             f"(in {spec!r}).")
     settings = {}
     for key, text in raw.items():
         value, problem = _convert(schema.settings[key].kind, text)
