@@ -35,6 +35,7 @@ from ggp.agents import AgentSpecError, register_agent
 from ggp.agents.base import Agent, MatchInfo
 from ggp.agents.search_agents import ISMCTSAgent, MCTSAgent
 from ggp.agents.settings import (
+    Belief,
     CWMMCTSSettings,
     CWMSettings,
     GroundTruthISMCTSSettings,
@@ -173,7 +174,7 @@ def make_cwm_mcts(model: WorldModel, settings: CWMMCTSSettings) -> CWMAgent:
 def make_gt_ismcts(model: WorldModel, settings: GroundTruthISMCTSSettings) -> Agent:
     """ISMCTS on the reference model with its ground-truth inference (the upper bound)."""
     has_inference = model.has("resample_history") or model.has("resample_state")
-    belief = "model" if has_inference else "auto"
+    belief: Belief = "model" if has_inference else "auto"
     agent = ISMCTSAgent(model, ISMCTSSettings(**asdict(settings), belief=belief), "single")
     agent.name = "gt_ismcts"
     return agent

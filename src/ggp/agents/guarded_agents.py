@@ -250,11 +250,12 @@ def _make(model: WorldModel, planner: str, settings: GuardedSettings) -> Guarded
     s = settings
     fast_file, original_file = _files(s.run, s.fast, s.original)
     metadata = model.metadata.to_dict()
-    agents = [CWMAgent(cwm_init(str(path), planner, metadata, sims=s.sims, time=s.time,
-                                rollouts=s.rollouts, uct_c=s.uct_c, retries=s.retries),
-                       move_seconds=s.move_seconds, memory_mb=s.memory_mb)
-              for path in (fast_file, original_file)]
-    return GuardedAgent(*agents, fast_file.read_text(encoding="utf-8"),
+    fast_agent, original_agent = (
+        CWMAgent(cwm_init(str(path), planner, metadata, sims=s.sims, time=s.time,
+                          rollouts=s.rollouts, uct_c=s.uct_c, retries=s.retries),
+                 move_seconds=s.move_seconds, memory_mb=s.memory_mb)
+        for path in (fast_file, original_file))
+    return GuardedAgent(fast_agent, original_agent, fast_file.read_text(encoding="utf-8"),
                         original_file.read_text(encoding="utf-8"),
                         model.metadata.perfect_information,
                         log_file=str(Path(s.log).resolve()) if s.log else "")

@@ -33,7 +33,6 @@ from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory
 
-
 #: Where the resolving gadget's opponent values come from (``SePoTPolicy.cfv_source``).
 CFVSource = Literal["critic", "previous"]
 #: Where the resolving player's reach comes from (``SePoTPolicy.ranges``).
