@@ -6,12 +6,14 @@ from __future__ import annotations
 import logging
 import re
 import tomllib
+import typing
 from pathlib import Path
 
 import pytest
 
 from ggp.agents import AgentSpecError, agent_names, check_spec, make_agent
 from ggp.agents.base import Agent, MatchInfo
+from ggp.agents.settings import Belief, CWMPlayout, PlayoutChoice
 from ggp.core.registry import make_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,7 +79,8 @@ def test_settings_are_converted_to_their_types():
     assert check_spec("llm:model_name=3")[1] == {"model_name": "3"}
 
 
-def test_the_old_names_of_file_settings_mean_the_same(caplog):
+def test_the_old_names_of_file_settings_mean_the_same(caplog, monkeypatch):
+    monkeypatch.setattr("ggp.agents._HINTED", set())  # as in a fresh process
     old = f"cwm_mcts:run={RECORDED / 'generalized_tic_tac_toe'}:value=auto:prior=none"
     new = f"cwm_mcts:run={RECORDED / 'generalized_tic_tac_toe'}:value_file=auto:prior_file=none"
     model = make_game("generalized_tic_tac_toe")
@@ -86,8 +89,18 @@ def test_the_old_names_of_file_settings_mean_the_same(caplog):
         old_agent, new_agent = make_agent(old, model), make_agent(new, model)
     assert old_agent.init == new_agent.init and old_agent.init["value"] is True
     hints = [r.getMessage() for r in caplog.records if r.name == "ggp.agents"]
-    # once per process and old name, however often a tournament parses the spec
-    assert len([h for h in hints if "value= is now called value_file=" in h]) <= 1
+    # one line per old name, however often a tournament parses the spec
+    assert len(hints) == 2 and "value= is now called value_file=" in hints[0]
+    assert "prior= is now called prior_file=" in hints[1]
+
+
+def test_the_choices_are_those_the_searches_know():
+    from ggp.belief.sampler import SAMPLERS
+    from ggp.search.evaluators import Playout
+
+    assert set(typing.get_args(Belief)) == {"auto", *SAMPLERS}
+    assert set(typing.get_args(PlayoutChoice)) == {p.value for p in Playout}
+    assert set(typing.get_args(CWMPlayout)) == {"auto", *typing.get_args(PlayoutChoice)}
 
 
 def _recorded_specs() -> set[str]:
