@@ -36,7 +36,7 @@ def test_cwm_ismcts_plays_leduc_with_validated_inference(tmp_path):
         assert report["stats"]["fallbacks"] == 0
         assert report["stats"]["resample_valid"] == report["stats"]["resample_calls"] > 0
     lines = [json.loads(line) for line in log.read_text().splitlines()]
-    assert len(lines) == 2 and lines[0]["agent"] == "cwm-ismcts"
+    assert len(lines) == 2 and lines[0]["agent"] == "cwm_ismcts"
 
 
 def test_broken_inference_falls_back_to_a_random_legal_action_and_logs_it(tmp_path, caplog):
@@ -225,5 +225,5 @@ def test_cwm_playout_setting(tmp_path):
         assert result.forfeit is None
         errors[playout] = agents[0].report["stats"]["prior_errors"]
     assert errors["auto"] > errors["random"] > 0
-    with pytest.raises(AgentSpecError, match="playout must be"):
+    with pytest.raises(AgentSpecError, match="playout=greedy must be one of auto, random, prior"):
         make_agent(f"cwm_mcts:run={run}:playout=greedy", make_game("tic_tac_toe"))

@@ -4,7 +4,6 @@ answer comes from a scripted fake LLM: none of it is a model's work."""
 
 from __future__ import annotations
 
-import inspect
 import json
 from pathlib import Path
 
@@ -275,9 +274,13 @@ def test_candidates_are_checked_then_dueled_and_the_best_is_selected(tmp_path):
 
 
 def _search_takes_a_prior() -> bool:
-    from ggp.agents.cwm_agents import make_cwm_mcts
+    from ggp.agents import AgentSpecError, check_spec
 
-    return "prior" in inspect.signature(make_cwm_mcts).parameters
+    try:
+        check_spec("cwm_mcts:prior_file=none")
+    except AgentSpecError:
+        return False
+    return True
 
 
 @pytest.mark.skipif(_search_takes_a_prior(), reason="the CWM agents take prior= here")

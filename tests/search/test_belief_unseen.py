@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from ggp.agents import make_agent
 from ggp.agents.base import MatchInfo
-from ggp.agents.search_agents import make_ismcts
 from ggp.belief.exact import information_set, state_distribution
 from ggp.belief.fallback import fallback_action, relaxed_states
 from ggp.belief.generic import ParticleFilter, Weighted
@@ -121,7 +121,7 @@ def test_the_fallback_is_legal_without_offered_actions(monkeypatch):
     """A search agent whose belief fails acts from relaxed states instead of forfeiting,
     and counts it; the move is legal in the true state of the match."""
     model = load_model(str(UNSEEN / "dev" / "liar_dice.py"))
-    agent = make_ismcts(model, sims=5, belief="generic")
+    agent = make_agent("ismcts:sims=5:belief=generic", model)
     agent.start(MatchInfo(model.name, 1, 2, 0))
 
     def fail(*args):

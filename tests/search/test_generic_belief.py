@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from ggp.agents.search_agents import make_ismcts
+from ggp.agents import make_agent
 from ggp.belief.exact import information_set, state_distribution
 from ggp.belief.generic import ParticleFilter
 from ggp.belief.history_search import HistorySearch
@@ -89,7 +89,7 @@ def test_belief_error_names_game_player_decision_and_remedies():
 
 def test_ismcts_falls_back_to_an_offered_legal_action(monkeypatch):
     model = make_game("kuhn_poker")
-    agent = make_ismcts(model, sims=10, belief="generic")
+    agent = make_agent("ismcts:sims=10:belief=generic", model)
     from ggp.agents.base import MatchInfo
 
     agent.start(MatchInfo("kuhn_poker", 0, 2, 0))

@@ -127,7 +127,7 @@ def test_ismcts_uses_the_prior(observer):
 def test_ismcts_plays_leduc_with_a_broken_prior():
     model = make_game("leduc_poker")
     agent = make_agent("ismcts:sims=50:rollouts=1", model)
-    agent.options["prior"] = lambda s, p: {"nope": 1.0}  # covers no legal action: uniform
+    agent.prior = lambda s, p: {"nope": 1.0}  # covers no legal action: uniform
     from ggp.arena.match import play_match
 
     result = play_match(model, [agent, make_agent("random", model)], seed=0)
@@ -177,7 +177,7 @@ def test_an_untrusted_playout_prior_cannot_change_the_state_a_node_holds():
 def test_playout_setting_of_the_search_agents():
     with pytest.raises(GGPError, match="playout=prior needs prior=true"):
         make_agent("mcts:playout=prior", GTTT)
-    with pytest.raises(GGPError, match="playout must be one of"):
+    with pytest.raises(GGPError, match="playout=greedy must be one of random, prior"):
         make_agent("ismcts:playout=greedy", make_game("leduc_poker"))
     agent = make_agent("mcts:playout=random", GTTT)
     assert agent.evaluator.policy is None

@@ -53,7 +53,7 @@ class CWMCFRAgent(Agent):
     After each match :attr:`report` holds ``moves``, ``fallbacks`` (moves played without
     the policy) with their reasons, and how the solution was obtained."""
 
-    name = "cwm-cfr"
+    name = "cwm_cfr"
 
     def __init__(self, path: Path, metadata: GameMetadata | None, settings: SolveSettings,
                  cache: str | None, log_file: str = "") -> None:

@@ -3,26 +3,21 @@
 * ``cwm_ismcts:run=DIR`` and ``cwm_mcts:run=DIR`` (seed 000 §4.2–4.4): (IS)MCTS on the
   CWM of a synthesis run directory (or a ``.py`` model file), with the model's own
   inference function when it has one (validated, ``retries`` tries, App. G.6) and, with
-  ``value=auto`` or ``value=FILE``, a synthesized value function instead of rollouts.
-  The CWM is untrusted code: the planner and the model live together in a sandboxed
-  worker (:mod:`ggp.cwm.worker`); this process only forwards histories and actions. When
-  the search fails the worker plays a random legal action of a resampled state; every
-  such fallback is logged (logger ``ggp.cwm``, and as a JSON line in ``log=FILE``).
+  ``value_file=auto`` or ``value_file=FILE``, a synthesized value function instead of
+  rollouts. The CWM is untrusted code: the planner and the model live together in a
+  sandboxed worker (:mod:`ggp.cwm.worker`); this process only forwards histories and
+  actions. When the search fails the worker plays a random legal action of a resampled
+  state; every such fallback is logged (logger ``ggp.cwm``, and as a JSON line in
+  ``log=FILE``).
 * ``gt_ismcts`` and ``gt_mcts``: the same planners on the reference model with its
   ground-truth inference — the upper bound a perfect CWM can reach.
 
-Settings: ``sims`` (1000), ``time`` (seconds per move, off; as for ``mcts``: with both,
-whichever ends first, ``sims=0:time=2`` searches by time only), ``rollouts`` (10),
-``uct_c`` (1.0), ``retries`` (10), ``value`` (``auto`` or a file: a synthesized value
-function instead of rollouts), ``prior`` (a synthesized policy prior for PUCT,
-:mod:`ggp.search.priors`: ``auto``, the default, takes the run's ``policy_prior.py`` if
-it has one; ``FILE`` a file; ``none`` turns it off), ``playout`` (``auto``, the default:
-rollouts sample their moves from the prior when one is used, uniformly otherwise;
-``random``; ``prior``), ``solver`` and ``reuse``
-(``cwm_mcts``, both on: the MCTS-solver and tree reuse of :mod:`ggp.search.mcts`),
-``move_seconds`` (the worker's per-move deadline, after which the worker is killed and
-the move forfeited: by default ``2·time + 5`` with a time budget, else 120),
-``memory_mb`` (2048).
+Their settings are :class:`ggp.agents.settings.CWMSettings` (``value_file``,
+``prior_file``: a synthesized policy prior for PUCT, ``auto`` by default; ``playout``,
+``retries``, ``move_seconds``, ``memory_mb``, ``log``), :class:`~ggp.agents.settings.
+CWMMCTSSettings` (with ``solver`` and ``reuse``) and the ground-truth records; the table
+is in docs/agents.md. ``value=`` and ``prior=`` are the old names of ``value_file=`` and
+``prior_file=``, still accepted with the same meaning.
 :attr:`CWMAgent.report` counts the simulations run (``stats["simulations"]``, shown by the
 arena as sims/move), the root visits inherited by tree reuse (``stats["inherited"]``) and,
 with a prior, its failures (``stats["prior_errors"]``).
@@ -38,11 +33,19 @@ from typing import Any
 
 from ggp.agents import AgentSpecError, register_agent
 from ggp.agents.base import Agent, MatchInfo
-from ggp.agents.search_agents import make_ismcts, make_mcts
+from ggp.agents.search_agents import ISMCTSAgent, MCTSAgent
+from ggp.agents.settings import (
+    Belief,
+    CWMMCTSSettings,
+    CWMSettings,
+    GroundTruthISMCTSSettings,
+    GroundTruthMCTSSettings,
+    ISMCTSSettings,
+    MCTSSettings,
+)
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory
 from ggp.cwm.rundir import model_source, prior_file, value_file
-from ggp.search.evaluators import Playout
 from ggp.sandbox import Limits, SandboxFailure, Worker
 from ggp.sandbox.hosted import model_file
 from ggp.sandbox.pool import POOL
@@ -64,7 +67,7 @@ class CWMAgent(Agent):
     def __init__(self, init: dict[str, Any], *, move_seconds: float, memory_mb: int,
                  log_file: str = "") -> None:
         self.init = init
-        self.name = f"cwm-{init['planner']}"
+        self.name = f"cwm_{init['planner']}"
         self.move_seconds = move_seconds
         # a match start (worker start, the model's import and its load-time purity probe,
         # which runs the model's functions) is held to a move's deadline, at least 30 s
@@ -140,63 +143,46 @@ def move_deadline(time: float, move_seconds: float) -> float:
     return 120.0
 
 
-def _make(model: WorldModel, planner: str, run: str, sims: int, time: float, rollouts: int,
-          value: str, prior: str, playout: str, uct_c: float, retries: int,
-          move_seconds: float, memory_mb: int, log: str, **search: Any) -> CWMAgent:
-    if not run:
+def _make(model: WorldModel, planner: str, settings: CWMSettings,
+          **search: Any) -> CWMAgent:
+    s = settings
+    if not s.run:
         raise AgentSpecError(f"cwm_{planner} needs run=DIR (a synthesis run directory) or "
                              "run=FILE.py, e.g. cwm_ismcts:run=runs/synth/leduc")
-    if playout not in ("auto", *(p.value for p in Playout)):
-        raise AgentSpecError(f"playout must be auto, random or prior, not {playout!r}")
-    init = cwm_init(str(run), planner, model.metadata.to_dict(), value=str(value or ""),
-                    prior=str(prior or ""), sims=sims, time=time, rollouts=rollouts,
-                    playout=playout, uct_c=uct_c, retries=retries, **search)
-    log_file = str(Path(log).resolve()) if log else ""
-    return CWMAgent(init, move_seconds=move_deadline(time, move_seconds),
-                    memory_mb=memory_mb, log_file=log_file)
+    init = cwm_init(s.run, planner, model.metadata.to_dict(), value=s.value_file,
+                    prior=s.prior_file, sims=s.sims, time=s.time, rollouts=s.rollouts,
+                    playout=s.playout, uct_c=s.uct_c, retries=s.retries, **search)
+    log_file = str(Path(s.log).resolve()) if s.log else ""
+    return CWMAgent(init, move_seconds=move_deadline(s.time, s.move_seconds),
+                    memory_mb=s.memory_mb, log_file=log_file)
 
 
 @register_agent("cwm_ismcts")
-def make_cwm_ismcts(model: WorldModel, run: str = "", sims: int = 1000, time: float = 0.0,
-                    rollouts: int = 10, value: str = "", prior: str = "auto",
-                    playout: str = "auto", uct_c: float = 1.0, retries: int = 10,
-                    move_seconds: float = 0.0, memory_mb: int = 2048,
-                    log: str = "") -> CWMAgent:
+def make_cwm_ismcts(model: WorldModel, settings: CWMSettings) -> CWMAgent:
     """ISMCTS on a CWM (``model``, the arena's game, only lends its public metadata)."""
-    return _make(model, "ismcts", run, sims, time, rollouts, value, prior, playout, uct_c,
-                 retries, move_seconds, memory_mb, log)
+    return _make(model, "ismcts", settings)
 
 
 @register_agent("cwm_mcts")
-def make_cwm_mcts(model: WorldModel, run: str = "", sims: int = 1000, time: float = 0.0,
-                  rollouts: int = 10, value: str = "", prior: str = "auto",
-                  playout: str = "auto", uct_c: float = 1.0, solver: bool = True,
-                  reuse: bool = True, retries: int = 10, move_seconds: float = 0.0,
-                  memory_mb: int = 2048, log: str = "") -> CWMAgent:
+def make_cwm_mcts(model: WorldModel, settings: CWMMCTSSettings) -> CWMAgent:
     """MCTS-solver on a CWM, reusing its tree between moves (one resampled state per
     move in hidden-information games)."""
-    return _make(model, "mcts", run, sims, time, rollouts, value, prior, playout, uct_c,
-                 retries, move_seconds, memory_mb, log, solver=solver, reuse=reuse)
+    return _make(model, "mcts", settings, solver=settings.solver, reuse=settings.reuse)
 
 
 @register_agent("gt_ismcts")
-def make_gt_ismcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
-                   uct_c: float = 1.0, prior: bool = False, playout: str = "random") -> Agent:
+def make_gt_ismcts(model: WorldModel, settings: GroundTruthISMCTSSettings) -> Agent:
     """ISMCTS on the reference model with its ground-truth inference (the upper bound)."""
     has_inference = model.has("resample_history") or model.has("resample_state")
-    agent = make_ismcts(model, sims=sims, time=time, rollouts=rollouts, uct_c=uct_c,
-                        belief="model" if has_inference else "auto", prior=prior,
-                        playout=playout)
-    agent.name = "gt-ismcts"
+    belief: Belief = "model" if has_inference else "auto"
+    agent = ISMCTSAgent(model, ISMCTSSettings(**asdict(settings), belief=belief), "single")
+    agent.name = "gt_ismcts"
     return agent
 
 
 @register_agent("gt_mcts")
-def make_gt_mcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
-                 uct_c: float = 1.0, solver: bool = True, reuse: bool = True,
-                 prior: bool = False, playout: str = "random") -> Agent:
+def make_gt_mcts(model: WorldModel, settings: GroundTruthMCTSSettings) -> Agent:
     """MCTS-solver on the reference model (the upper bound for perfect-information games)."""
-    agent = make_mcts(model, sims=sims, time=time, rollouts=rollouts, uct_c=uct_c,
-                      solver=solver, reuse=reuse, prior=prior, playout=playout)
-    agent.name = "gt-mcts"
+    agent = MCTSAgent(model, MCTSSettings(**asdict(settings)))
+    agent.name = "gt_mcts"
     return agent

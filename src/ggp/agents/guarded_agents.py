@@ -20,6 +20,8 @@ match. The referee stays the truth throughout: these checks only decide which pr
 agent plans on. A game without an inference function and with hidden information cannot be
 checked this way (nothing at the real step pins a state down); the agent then plans on the
 faster program unchecked and says so in its report.
+
+Settings: :class:`ggp.agents.settings.GuardedSettings` (the table is in docs/agents.md).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from typing import Any
 from ggp.agents import AgentSpecError, register_agent
 from ggp.agents.base import Agent, MatchInfo
 from ggp.agents.cwm_agents import CWMAgent, cwm_init
+from ggp.agents.settings import GuardedSettings
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory, canonical_json
 from ggp.sandbox import SandboxFailure
@@ -174,7 +177,7 @@ class GuardedAgent(Agent):
         self.fast, self.original = fast, original
         self.codes = (fast_code, original_code)
         self.perfect = perfect_information
-        self.name = fast.name.replace("cwm-", "fast-")
+        self.name = fast.name.replace("cwm_", "fast_")
         self.log_file = log_file
         self.guard: Guard | None = None
         self.active: CWMAgent = fast
@@ -243,36 +246,28 @@ def _files(run: str, fast: str, original: str) -> tuple[Path, Path]:
     return fast_file, original_file
 
 
-def _make(model: WorldModel, planner: str, run: str, fast: str, original: str, sims: int,
-          rollouts: int, uct_c: float, retries: int, move_seconds: float, memory_mb: int,
-          log_file: str) -> GuardedAgent:
-    fast_file, original_file = _files(run, fast, original)
+def _make(model: WorldModel, planner: str, settings: GuardedSettings) -> GuardedAgent:
+    s = settings
+    fast_file, original_file = _files(s.run, s.fast, s.original)
     metadata = model.metadata.to_dict()
-    agents = [CWMAgent(cwm_init(str(path), planner, metadata, sims=sims, rollouts=rollouts,
-                                uct_c=uct_c, retries=retries),
-                       move_seconds=move_seconds, memory_mb=memory_mb)
-              for path in (fast_file, original_file)]
-    return GuardedAgent(*agents, fast_file.read_text(encoding="utf-8"),
+    fast_agent, original_agent = (
+        CWMAgent(cwm_init(str(path), planner, metadata, sims=s.sims, time=s.time,
+                          rollouts=s.rollouts, uct_c=s.uct_c, retries=s.retries),
+                 move_seconds=s.move_seconds, memory_mb=s.memory_mb)
+        for path in (fast_file, original_file))
+    return GuardedAgent(fast_agent, original_agent, fast_file.read_text(encoding="utf-8"),
                         original_file.read_text(encoding="utf-8"),
                         model.metadata.perfect_information,
-                        log_file=str(Path(log_file).resolve()) if log_file else "")
+                        log_file=str(Path(s.log).resolve()) if s.log else "")
 
 
 @register_agent("fast_ismcts")
-def make_fast_ismcts(model: WorldModel, run: str = "", fast: str = "", original: str = "",
-                     sims: int = 1000, rollouts: int = 10, uct_c: float = 1.0,
-                     retries: int = 10, move_seconds: float = 120.0, memory_mb: int = 2048,
-                     log: str = "") -> GuardedAgent:
+def make_fast_ismcts(model: WorldModel, settings: GuardedSettings) -> GuardedAgent:
     """ISMCTS on a faster program, checked against the original at every real move."""
-    return _make(model, "ismcts", run, fast, original, sims, rollouts, uct_c, retries,
-                 move_seconds, memory_mb, log)
+    return _make(model, "ismcts", settings)
 
 
 @register_agent("fast_mcts")
-def make_fast_mcts(model: WorldModel, run: str = "", fast: str = "", original: str = "",
-                   sims: int = 1000, rollouts: int = 10, uct_c: float = 1.0,
-                   retries: int = 10, move_seconds: float = 120.0, memory_mb: int = 2048,
-                   log: str = "") -> GuardedAgent:
+def make_fast_mcts(model: WorldModel, settings: GuardedSettings) -> GuardedAgent:
     """MCTS on a faster program, checked against the original at every real move."""
-    return _make(model, "mcts", run, fast, original, sims, rollouts, uct_c, retries,
-                 move_seconds, memory_mb, log)
+    return _make(model, "mcts", settings)

@@ -29,6 +29,11 @@ from ggp.core.protocol import Action, ObsActionHistory
 
 
 class PPOAgent(Agent):
+    """Plays a PPO policy checkpoint (one file for any seat, or a training run's folder
+    with one ``seatN/best.pt`` per seat)."""
+
+    name = "ppo"
+
     def __init__(self, model: WorldModel, checkpoint: str, greedy: bool = False) -> None:
         try:
             from ggp.learn.ppo import Policy, load_checkpoint
@@ -48,7 +53,6 @@ class PPOAgent(Agent):
         else:
             self.files = {-1: path}
             self._policy(-1)  # fail now on a bad file
-        self.name = f"ppo:{checkpoint}"
         self.unmasked = 0
 
     def _policy(self, seat: int) -> Any:

@@ -1,25 +1,12 @@
 """Search agents: ``mcts``, ``ismcts``, ``moismcts``, ``pimc``, ``clairvoyant``, ``cfr``.
 
-Common settings (``ggp play --players ismcts:sims=1000:rollouts=10,random``):
-
-* ``sims`` simulations per move (1000; for ``mcts`` the root's visits, those inherited
-  from the previous move's tree included), ``time`` seconds per move (off by default;
-  with both, whichever ends first), ``rollouts`` random rollouts per leaf (10, seed 000),
-  ``value=true`` to value leaves with the model's ``value_function`` instead,
-  ``uct_c`` exploration in units of the game's utility range (1.0); ``sims=0:time=2``
-  searches by time only;
-* ``prior=true`` (mcts, clairvoyant, ismcts, moismcts): PUCT with the model's
-  ``policy_prior(state, player)`` (:mod:`ggp.search.priors`); with it, ``playout=prior``
-  also samples the rollouts' moves from the prior (informed playouts; ``random``, the
-  default, plays them uniformly);
-* ``solver`` (mcts, clairvoyant; true): the MCTS-solver; ``reuse`` (mcts, clairvoyant;
-  true): keep the subtree of the state reached since the last move
-  (:mod:`ggp.search.mcts`);
-* ``belief`` (ismcts, moismcts, pimc): ``auto``, ``model``, ``exact`` or ``generic``
-  (see :mod:`ggp.belief.sampler`); ``determinizations`` (pimc, 10); ``pool`` (ismcts,
-  moismcts; 0 = off): draw at most this many determinizations per move and reuse them
-  (:class:`ggp.belief.sampler.PooledSampler`);
-* ``iterations`` (cfr, 1000), ``solver`` (cfr: ``auto``, ``openspiel`` or ``own``).
+``ggp play --players ismcts:sims=1000:rollouts=10,random``. The search agents' settings
+are the typed records of :mod:`ggp.agents.settings` (docs/agents.md has the table):
+``sims``, ``time``, ``rollouts``, ``uct_c`` for all; ``value``, ``prior`` and
+``playout`` (the model's own value function and policy prior); ``solver`` and ``reuse``
+(mcts, clairvoyant); ``belief`` and ``pool`` (ismcts, moismcts); ``belief`` and
+``determinizations`` (pimc). ``cfr`` takes ``iterations`` (1000) and ``solver``
+(``auto``, ``openspiel`` or ``own``).
 
 Every agent draws its randomness from the seed the match gives it, so matches replay
 exactly. Search agents count their moves and simulations in ``report["stats"]`` (the
@@ -35,8 +22,16 @@ from typing import Any
 
 from ggp.agents import register_agent
 from ggp.agents.base import Agent, MatchInfo
+from ggp.agents.settings import (
+    CFRSolver,
+    ISMCTSSettings,
+    MCTSSettings,
+    Observer,
+    PIMCSettings,
+    PlayoutChoice,
+)
 from ggp.belief.fallback import RelaxedMemory, fallback_action
-from ggp.belief.sampler import PooledSampler, make_sampler
+from ggp.belief.sampler import BeliefSampler, PooledSampler, make_sampler
 from ggp.core.errors import BeliefError, GGPError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory, State
@@ -54,26 +49,29 @@ from ggp.search.priors import GuardedPrior, as_guarded, model_prior
 
 
 def _evaluator(model: WorldModel, rollouts: int, value: bool,
-               playout: str = "random", prior: GuardedPrior | None = None) -> Evaluator:
+               playout: PlayoutChoice = "random",
+               prior: GuardedPrior | None = None) -> Evaluator:
     """Leaf values: the model's value function, or rollouts whose moves are random or
     drawn from ``prior`` (``playout=prior``)."""
-    try:
-        informed = Playout.parse(playout) is Playout.PRIOR
-    except ValueError as exc:
-        raise GGPError(str(exc)) from None
     if value:
         if not model.has("value_function"):
             raise GGPError(f"{model.name} has no value_function; drop value=true.")
         return ValueFunctionEvaluator(model)
+    informed = Playout(playout) is Playout.PRIOR
     if informed and prior is None:
         raise GGPError("playout=prior needs prior=true (a model with a policy_prior).")
     return RandomRolloutEvaluator(model, rollouts, policy=prior if informed else None)
 
 
-def _budget(sims: int | None, time: float | None) -> dict:
-    """The search budget of ``sims=``/``time=``: both given, whichever ends first;
-    ``sims=0`` with a time searches by time only; neither, 1000 simulations."""
-    return {"simulations": sims or (None if time else 1000), "time_limit": time or None}
+def _prior(model: WorldModel, prior: bool) -> GuardedPrior | None:
+    """The model's ``policy_prior`` for ``prior=true`` (PUCT), guarded; None for
+    ``prior=false``."""
+    if not prior:
+        return None
+    found = model_prior(model)
+    if found is None:
+        raise GGPError(f"{model.name} has no policy_prior; drop prior=true.")
+    return as_guarded(found, model.trusted)
 
 
 class SearchAgent(Agent):
@@ -84,14 +82,13 @@ class SearchAgent(Agent):
     over from the previous move's tree (MCTS reuse); the same shape as
     :attr:`ggp.agents.cwm_agents.CWMAgent.report`."""
 
+    model: WorldModel
     search: Any
-    report: dict[str, Any] = {}
+    report: dict[str, Any]
 
     def start(self, info: MatchInfo) -> None:
         super().start(info)
         self.report = {"stats": {"moves": 0, "simulations": 0, "inherited": 0}}
-        # states the last belief fallback found: the next one continues from them
-        self.fallback_memory = RelaxedMemory()
 
     def act(self, history: ObsActionHistory) -> Action:
         stats = self.report["stats"]
@@ -116,16 +113,18 @@ class MCTSAgent(SearchAgent):
 
     name = "mcts"
 
-    def __init__(self, model: WorldModel, evaluator: Evaluator, budget: dict, uct_c: float,
-                 **options: Any) -> None:
-        self.model, self.evaluator, self.budget, self.uct_c = model, evaluator, budget, uct_c
-        self.options = options  # solver, reuse, prior: see MCTS
+    def __init__(self, model: WorldModel, settings: MCTSSettings) -> None:
+        self.model, self.settings = model, settings
+        self.prior = _prior(model, settings.prior)
+        self.evaluator = _evaluator(model, settings.rollouts, settings.value,
+                                    settings.playout, self.prior)
 
     def start(self, info: MatchInfo) -> None:
         super().start(info)
         # a new search object per match: no tree is reused across matches
-        self.search = MCTS(self.model, self.evaluator, uct_c=self.uct_c, rng=self.rng,
-                           **self.budget, **self.options)
+        s = self.settings
+        self.search = MCTS(self.model, self.evaluator, uct_c=s.uct_c, rng=self.rng,
+                           **s.budget(), solver=s.solver, reuse=s.reuse, prior=self.prior)
 
     def choose(self, history: ObsActionHistory) -> Action:
         seat, rng = self.info.seat, self.rng
@@ -153,67 +152,73 @@ class ClairvoyantAgent(MCTSAgent):
         return self.search.best_action(self.true_state)
 
 
-class ISMCTSAgent(SearchAgent):
+class DeterminizingAgent(SearchAgent):
+    """A search over states drawn from a belief (``self.sampler``), which degrades
+    instead of forfeiting when no belief can be formed (:class:`BeliefError`): it plays
+    :func:`ggp.belief.fallback.fallback_action` (a random offered legal action under
+    ``--legal-actions``, else one legal in states matching its current observation) and
+    counts the move in :attr:`belief_fallbacks` (the arena reports it)."""
+
+    sampler: BeliefSampler
+
+    def start(self, info: MatchInfo) -> None:
+        super().start(info)
+        # states the last belief fallback found: the next one continues from them
+        self.fallback_memory = RelaxedMemory()
+
+    def choose(self, history: ObsActionHistory) -> Action:
+        offered, self.offered_actions = self.offered_actions, None
+        try:
+            return self.search.best_action(history, self.info.seat)
+        except BeliefError:
+            self.belief_fallbacks += 1
+            return fallback_action(self.model, history, self.info.seat, self.rng,
+                                   sampler=self.sampler, offered=offered,
+                                   memory=self.fallback_memory)
+
+
+class ISMCTSAgent(DeterminizingAgent):
     """Single- or multiple-observer ISMCTS with a pluggable belief sampler."""
 
-    def __init__(self, model: WorldModel, evaluator: Evaluator, budget: dict, uct_c: float,
-                 belief: str, observer: str, pool: int = 0, **options: Any) -> None:
-        self.model, self.evaluator, self.budget, self.uct_c = model, evaluator, budget, uct_c
-        self.options = options  # prior: see ISMCTS
-        self.sampler = make_sampler(model, belief)
-        if pool:
-            self.sampler = PooledSampler(self.sampler, pool)
-        self.observer = observer
+    def __init__(self, model: WorldModel, settings: ISMCTSSettings,
+                 observer: Observer) -> None:
+        self.model, self.settings, self.observer = model, settings, observer
+        self.prior = _prior(model, settings.prior)
+        self.evaluator = _evaluator(model, settings.rollouts, settings.value,
+                                    settings.playout, self.prior)
+        self.sampler = make_sampler(model, settings.belief)
+        if settings.pool:
+            self.sampler = PooledSampler(self.sampler, settings.pool)
         self.name = "ismcts" if observer == "single" else "moismcts"
 
     def start(self, info: MatchInfo) -> None:
         super().start(info)
+        s = self.settings
         self.search = ISMCTS(self.model, self.sampler, self.evaluator, observer=self.observer,
-                             uct_c=self.uct_c, rng=self.rng, **self.budget, **self.options)
-
-    def choose(self, history: ObsActionHistory) -> Action:
-        return _search_or_fall_back(self, history)
+                             uct_c=s.uct_c, rng=self.rng, **s.budget(), prior=self.prior)
 
 
-class PIMCAgent(SearchAgent):
+class PIMCAgent(DeterminizingAgent):
     """Determinized MCTS (seed 001's honest player)."""
 
     name = "pimc"
 
-    def __init__(self, model: WorldModel, evaluator: Evaluator, budget: dict, uct_c: float,
-                 belief: str, determinizations: int) -> None:
-        self.model, self.evaluator, self.budget, self.uct_c = model, evaluator, budget, uct_c
-        self.sampler = make_sampler(model, belief)
-        self.determinizations = determinizations
+    def __init__(self, model: WorldModel, settings: PIMCSettings) -> None:
+        self.model, self.settings = model, settings
+        self.evaluator = _evaluator(model, settings.rollouts, settings.value)
+        self.sampler = make_sampler(model, settings.belief)
 
     def start(self, info: MatchInfo) -> None:
         super().start(info)
-        self.search = PIMC(self.model, self.sampler, self.evaluator, uct_c=self.uct_c,
-                           determinizations=self.determinizations, rng=self.rng, **self.budget)
-
-    def choose(self, history: ObsActionHistory) -> Action:
-        return _search_or_fall_back(self, history)
-
-
-def _search_or_fall_back(agent, history: ObsActionHistory) -> Action:
-    """The search's action; when no belief can be formed (:class:`BeliefError`) the agent
-    degrades instead of forfeiting (:func:`ggp.belief.fallback.fallback_action`: a random
-    offered legal action under ``--legal-actions``, else one legal in states matching its
-    current observation) and counts it in ``belief_fallbacks`` (the arena reports it)."""
-    offered, agent.offered_actions = agent.offered_actions, None
-    try:
-        return agent.search.best_action(history, agent.info.seat)
-    except BeliefError:
-        agent.belief_fallbacks = getattr(agent, "belief_fallbacks", 0) + 1
-        return fallback_action(agent.model, history, agent.info.seat, agent.rng,
-                               sampler=agent.sampler, offered=offered,
-                               memory=getattr(agent, "fallback_memory", None))
+        s = self.settings
+        self.search = PIMC(self.model, self.sampler, self.evaluator, uct_c=s.uct_c,
+                           determinizations=s.determinizations, rng=self.rng, **s.budget())
 
 
 _SOLVED: dict[tuple, Callable[[ObsActionHistory, int], dict[Action, float]]] = {}
 
 
-def _solve(model: WorldModel, iterations: int, solver: str):
+def _solve(model: WorldModel, iterations: int, solver: CFRSolver):
     """``policy(history, player) -> {action: probability}`` from CFR+ on ``model``."""
     if solver == "auto":
         solver = "openspiel" if importlib.util.find_spec("pyspiel") else "own"
@@ -244,7 +249,7 @@ class CFRAgent(Agent):
 
     name = "cfr"
 
-    def __init__(self, model: WorldModel, iterations: int, solver: str) -> None:
+    def __init__(self, model: WorldModel, iterations: int, solver: CFRSolver) -> None:
         self.model, self.iterations, self.solver = model, iterations, solver
 
     def start(self, info: MatchInfo) -> None:
@@ -260,64 +265,37 @@ class CFRAgent(Agent):
         return self.rng.choices(actions, weights=[probs[a] for a in actions])[0]
 
 
-def _prior(model: WorldModel, prior: bool) -> GuardedPrior | None:
-    """The model's ``policy_prior`` for ``prior=true`` (PUCT), guarded; None for
-    ``prior=false``."""
-    if not prior:
-        return None
-    found = model_prior(model)
-    if found is None:
-        raise GGPError(f"{model.name} has no policy_prior; drop prior=true.")
-    return as_guarded(found, model.trusted)
-
-
 @register_agent("mcts")
-def make_mcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
-              value: bool = False, uct_c: float = 1.0, solver: bool = True,
-              reuse: bool = True, prior: bool = False, playout: str = "random") -> MCTSAgent:
-    guided = _prior(model, prior)
-    return MCTSAgent(model, _evaluator(model, rollouts, value, playout, guided),
-                     _budget(sims, time), uct_c, solver=solver, reuse=reuse, prior=guided)
+def make_mcts(model: WorldModel, settings: MCTSSettings) -> MCTSAgent:
+    """MCTS-solver on the state rebuilt from the history."""
+    return MCTSAgent(model, settings)
 
 
 @register_agent("clairvoyant")
-def make_clairvoyant(model: WorldModel, sims: int = 1000, time: float = 0.0,
-                     rollouts: int = 10, value: bool = False, uct_c: float = 1.0,
-                     solver: bool = True, reuse: bool = True,
-                     prior: bool = False, playout: str = "random") -> ClairvoyantAgent:
-    guided = _prior(model, prior)
-    return ClairvoyantAgent(model, _evaluator(model, rollouts, value, playout, guided),
-                            _budget(sims, time), uct_c, solver=solver, reuse=reuse,
-                            prior=guided)
+def make_clairvoyant(model: WorldModel, settings: MCTSSettings) -> ClairvoyantAgent:
+    """MCTS on the true state (a cheating baseline)."""
+    return ClairvoyantAgent(model, settings)
 
 
 @register_agent("ismcts")
-def make_ismcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
-                value: bool = False, uct_c: float = 1.0, belief: str = "auto",
-                pool: int = 0, prior: bool = False, playout: str = "random") -> ISMCTSAgent:
-    guided = _prior(model, prior)
-    return ISMCTSAgent(model, _evaluator(model, rollouts, value, playout, guided),
-                       _budget(sims, time), uct_c, belief, "single", pool, prior=guided)
+def make_ismcts(model: WorldModel, settings: ISMCTSSettings) -> ISMCTSAgent:
+    """Single-observer ISMCTS."""
+    return ISMCTSAgent(model, settings, "single")
 
 
 @register_agent("moismcts")
-def make_moismcts(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
-                  value: bool = False, uct_c: float = 1.0, belief: str = "auto",
-                  pool: int = 0, prior: bool = False,
-                  playout: str = "random") -> ISMCTSAgent:
-    guided = _prior(model, prior)
-    return ISMCTSAgent(model, _evaluator(model, rollouts, value, playout, guided),
-                       _budget(sims, time), uct_c, belief, "multiple", pool, prior=guided)
+def make_moismcts(model: WorldModel, settings: ISMCTSSettings) -> ISMCTSAgent:
+    """Multiple-observer ISMCTS."""
+    return ISMCTSAgent(model, settings, "multiple")
 
 
 @register_agent("pimc")
-def make_pimc(model: WorldModel, sims: int = 1000, time: float = 0.0, rollouts: int = 10,
-              value: bool = False, uct_c: float = 1.0, belief: str = "auto",
-              determinizations: int = 10) -> PIMCAgent:
-    return PIMCAgent(model, _evaluator(model, rollouts, value), _budget(sims, time), uct_c,
-                     belief, determinizations)
+def make_pimc(model: WorldModel, settings: PIMCSettings) -> PIMCAgent:
+    """Determinized MCTS."""
+    return PIMCAgent(model, settings)
 
 
 @register_agent("cfr")
-def make_cfr(model: WorldModel, iterations: int = 1000, solver: str = "auto") -> CFRAgent:
+def make_cfr(model: WorldModel, iterations: int = 1000, solver: CFRSolver = "auto") -> CFRAgent:
+    """The average policy of CFR+ on the whole game tree."""
     return CFRAgent(model, iterations, solver)

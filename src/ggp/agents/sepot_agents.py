@@ -22,7 +22,7 @@ state, so the sample's hidden part does not matter.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -32,6 +32,11 @@ from ggp.belief import sample_state
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory
+
+#: Where the resolving gadget's opponent values come from (``SePoTPolicy.cfv_source``).
+CFVSource = Literal["critic", "previous"]
+#: Where the resolving player's reach comes from (``SePoTPolicy.ranges``).
+Ranges = Literal["network", "played"]
 
 
 class SePoTAgentError(GGPError):
@@ -124,8 +129,8 @@ class SePoTAgent(_NetworkAgentBase):
 
     def __init__(self, model: WorldModel, checkpoint: str, depth: int = 2,
                  iterations: int = 1500, max_histories: int = 25_000,
-                 max_nodes: int = 200_000, cfv_source: str = "critic",
-                 ranges: str = "network") -> None:
+                 max_nodes: int = 200_000, cfv_source: CFVSource = "critic",
+                 ranges: Ranges = "network") -> None:
         from ggp.sepot.search import SePoTPolicy
 
         super().__init__(model, checkpoint)
@@ -145,8 +150,8 @@ def make_rnad(model: WorldModel, checkpoint: str) -> RNaDAgent:
 @register_agent("sepot")
 def make_sepot(model: WorldModel, checkpoint: str, depth: int = 2, iterations: int = 1500,
                max_histories: int = 25_000, max_nodes: int = 200_000,
-               cfv_source: str = "critic", ranges: str = "network") -> SePoTAgent:
+               cfv_source: CFVSource = "critic", ranges: Ranges = "network") -> SePoTAgent:
     """``cfv_source``: critic | previous; ``ranges``: network | played (see SePoTPolicy)."""
-    return SePoTAgent(model, str(checkpoint), depth=int(depth), iterations=int(iterations),
-                      max_histories=int(max_histories), max_nodes=int(max_nodes),
-                      cfv_source=str(cfv_source), ranges=str(ranges))
+    return SePoTAgent(model, checkpoint, depth=depth, iterations=iterations,
+                      max_histories=max_histories, max_nodes=max_nodes,
+                      cfv_source=cfv_source, ranges=ranges)

@@ -193,9 +193,7 @@ def _ask(
     legal_actions: bool,
 ) -> tuple[Action | None, Forfeit | None]:
     history.append((model.observation(state, player), None))
-    observe = getattr(agent, "observe_true_state", None)
-    if observe is not None:  # only cheating baselines (e.g. "clairvoyant") define this hook
-        observe(state)
+    agent.observe_true_state(state)  # a no-op but for cheating baselines ("clairvoyant")
     legal = model.legal_actions(state)
     started = time.perf_counter()
     try:

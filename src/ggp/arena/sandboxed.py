@@ -60,7 +60,7 @@ class SandboxedAgent(Agent):
         self.start_seconds = start_seconds
         self.limits = limits
         self.worker: Worker | None = None
-        self.clairvoyant = False
+        self.cheats = False  # whether the agent in the worker sees the true state
         self.takes_legal_actions = False
         self._state: State | None = None
         self.report: dict[str, Any] = {}
@@ -78,14 +78,14 @@ class SandboxedAgent(Agent):
             "ggp.arena.sandboxed", init,
             lambda worker, _: worker.call("name", timeout=self.start_seconds),
             start_timeout=self.start_seconds, limits=self.limits, files=files)
-        self.clairvoyant = self.worker.call("clairvoyant", timeout=self.start_seconds)
+        self.cheats = self.worker.call("sees_true_state", timeout=self.start_seconds)
         self.takes_legal_actions = self.worker.call("takes_legal_actions",
                                                     timeout=self.start_seconds)
         self.offered_actions = None
         self.worker.call("start", {"info": asdict(info)}, timeout=self.start_seconds)
 
     def act(self, history: ObsActionHistory) -> Action:
-        if self.clairvoyant:
+        if self.cheats:
             # A cheating baseline sees the true state; only such agents are sent it.
             self.worker.call("observe_true_state", {"state": self._state},
                              timeout=self.move_seconds)
@@ -100,7 +100,7 @@ class SandboxedAgent(Agent):
         return action
 
     def observe_true_state(self, state: State) -> None:
-        """Kept until :meth:`act`, which forwards it if the agent in the worker wants it."""
+        """Kept until :meth:`act`, which forwards it to the agent in the worker."""
         self._state = state
 
     def end(self, history: ObsActionHistory, returns: list[float]) -> None:
@@ -155,8 +155,8 @@ class _Handler:
     def name(self) -> str:
         return self.agent.name
 
-    def clairvoyant(self) -> bool:
-        return callable(getattr(self.agent, "observe_true_state", None))
+    def sees_true_state(self) -> bool:
+        return self.agent.sees_true_state
 
     def takes_legal_actions(self) -> bool:
         return bool(self.agent.takes_legal_actions)
@@ -180,9 +180,9 @@ class _Handler:
         return self.agent.act([(obs, action) for obs, action in history])
 
     def end(self, history: list, returns: list[float]) -> dict[str, Any]:
-        """End the match; returns the agent's ``report`` (its counters) if it has one."""
+        """End the match; returns the agent's ``report`` (its counters)."""
         self.agent.end([(obs, action) for obs, action in history], returns)
-        report = getattr(self.agent, "report", None)
+        report = self.agent.report  # a file agent's code may have put anything there
         return report if isinstance(report, dict) else {}
 
 

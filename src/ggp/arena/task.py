@@ -91,8 +91,7 @@ def simulations_of(agent: Agent) -> int | None:
     """The simulations a search agent ran in the match just played (its
     ``report["stats"]["simulations"]``, see :class:`ggp.agents.search_agents.SearchAgent`
     and :class:`ggp.agents.cwm_agents.CWMAgent`); None for agents that do not search."""
-    report = getattr(agent, "report", None)
-    stats = report.get("stats") if isinstance(report, dict) else None
+    stats = agent.report.get("stats")
     sims = stats.get("simulations") if isinstance(stats, dict) else None
     return int(sims) if isinstance(sims, (int, float)) and not isinstance(sims, bool) else None
 
@@ -124,7 +123,7 @@ def run_match_task(task: MatchTask) -> tuple[dict[str, Any], dict[str, Any] | No
             move_seconds_max=[max(t, default=0.0) for t in result.move_seconds],
             simulations=[simulations_of(agent) for agent in agents],
             # moves a search agent made without a consistent belief (ggp.belief.fallback)
-            belief_fallbacks=[int(getattr(a, "belief_fallbacks", 0)) for a in agents],
+            belief_fallbacks=[int(a.belief_fallbacks) for a in agents],
         )
         if task.trajectory:
             trajectory = {"key": task.key, **result.to_dict()}

@@ -58,8 +58,9 @@ class _Watched(Agent):
     def __init__(self, inner: Agent, seat: int, session: PlaySession) -> None:
         self.inner, self.seat, self.session = inner, seat, session
         self.name = inner.name
-        if callable(getattr(inner, "observe_true_state", None)):  # cheating baselines only
-            self.observe_true_state = inner.observe_true_state
+
+    def observe_true_state(self, state) -> None:
+        self.inner.observe_true_state(state)  # a no-op but for cheating baselines
 
     def start(self, info) -> None:
         self.inner.start(info)
