@@ -137,7 +137,10 @@ def run_game(name: str, args, rng: random.Random) -> dict:
                 draws = Counter(rng.choices(keys, weights=probs, k=args.particles))
                 floors.append(tv({k: c / args.particles for k, c in draws.items()}, exact))
     ok = len(times) - fails
-    mean = (lambda xs: statistics.mean(xs) if xs else float("nan"))
+
+    def mean(xs: list[float]) -> float:
+        return statistics.mean(xs) if xs else float("nan")
+
     return {"game": name, "points": len(times), "ok": ok, "labels": labels, "times": times,
             "p95_ms": 1000 * percentile(times, 0.95),
             "median_ms": 1000 * statistics.median(times) if times else float("nan"),

@@ -26,7 +26,7 @@ separately: ``start`` is a fresh worker, ``reused`` one taken back from the pool
 :mod:`ggp.sandbox.pool`). Figures: ms per move, simulations per second, and the ratios
 ``cwm / trusted`` (the issue's goal: at most 1.3) and ``cwm / gt``.
 
-Second figure: a rejection-tournament match (:func:`ggp.cwm.tournament.play_hosted`, two
+Second figure: a rejection-tournament match (:func:`ggp.arena.hosted.play_hosted`, two
 CWM agents on the recorded Leduc model hosted in a worker), with every worker started for
 the match versus workers reused from the pool, interleaved.
 
@@ -183,10 +183,10 @@ def bench_game(name: str, args: argparse.Namespace) -> dict:
 
 
 def bench_hosted(matches: int, seed: int) -> dict:
-    """Rejection-tournament matches (:func:`ggp.cwm.tournament.play_hosted`): two CWM
+    """Rejection-tournament matches (:func:`ggp.arena.hosted.play_hosted`): two CWM
     agents on the recorded Leduc model hosted in a worker, with every worker started for
     the match (the pool emptied first) and with workers reused from the pool; interleaved."""
-    from ggp.cwm.tournament import play_hosted
+    from ggp.arena.hosted import play_hosted
     from ggp.sandbox.pool import POOL
 
     run = RECORDED / "leduc_poker"

@@ -48,7 +48,7 @@ def run_one(path: Path, clock: float, budget: float, seed: int, engine: str) -> 
     from ggp.core.protocol import CHANCE, TERMINAL
     from ggp.gdl.adapter import load_gdl_model
     from ggp.gdl.errors import GDLSyntaxError, GDLValidationError
-    from ggp.search.ops import ops_for
+    from ggp.core.ops import ops_for
 
     def emit(**fields) -> None:
         print(json.dumps(fields), flush=True)

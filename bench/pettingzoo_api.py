@@ -75,14 +75,14 @@ def run_target(label: str, model: Any, seeds: int, cycles: int) -> dict[str, Any
         try:
             api_test_seed(lambda: env(model, encoding=encoding), seed, cycles)
             row["aec"] += 1
-        except Exception as exc:  # a failing run is counted and the sweep goes on
+        except Exception as exc:  # noqa: BLE001 - a failing run is counted and the sweep goes on
             row["failures"][f"api_test: {first_line(exc)}"] += 1
         if simultaneous:
             try:
                 parallel_api_test_seed(lambda: parallel_env(model, encoding=encoding),
                                        seed, cycles)
                 row["parallel"] += 1
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - counted, as above
                 row["failures"][f"parallel_api_test: {first_line(exc)}"] += 1
         if (seed + 1) % 20 == 0 or seed + 1 == seeds:
             print(f"  {label}: {seed + 1}/{seeds} seeds, {row['aec']} passed, "
@@ -121,7 +121,7 @@ def main() -> None:
         with contextlib.ExitStack() as stack:
             try:
                 row = run_target(label, open_(stack), args.seeds, args.cycles)
-            except Exception as exc:  # the game did not even open: a row that says so
+            except Exception as exc:  # noqa: BLE001 - the game did not even open: a row that says so
                 row = {"label": label, "inputs": 0, "actions": 0, "aec": 0, "parallel": None,
                        "seconds": 0.0, "failures": Counter({f"setup: {first_line(exc)}": 1})}
         rows.append(row)

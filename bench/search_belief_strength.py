@@ -17,7 +17,8 @@ res = []
 for seed in range(200):
     seat = seed % 2
     specs = ["ismcts:sims=300:belief=generic", "ismcts:sims=300:belief=model"]
-    if seat: specs.reverse()
+    if seat:
+        specs.reverse()
     r = play_match(m, [make_agent(s, m) for s in specs], seed=seed, record_states=False)
     res.append(r.returns[seat])
 print("generic-belief ISMCTS vs model-belief ISMCTS, leduc, 200 games alternating seats:",

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install ggp with its test extras into ./.venv and run the whole test suite.
+# Install ggp with its test extras into ./.venv, check the code (the layer contract, ruff,
+# mypy: configured in pyproject.toml, docs/architecture.md) and run the whole test suite.
 # Extra arguments go to pytest (e.g. `bash scripts/test.sh -x tests/core`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +11,11 @@ source scripts/system_packages.sh
 ensure_packages bwrap:bubblewrap chromium:chromium
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+# The static checks come first and stop the script when one fails (a few seconds each with
+# their caches, under a minute without).
+.venv/bin/lint-imports --no-logo
+.venv/bin/ruff check .
+.venv/bin/mypy
 # Two test processes (pytest-xdist): the suite is mostly single-threaded Python and CI
 # has 2 cores. GGP_TEST_WORKERS=0 runs it in this process; `-n N` among the arguments wins.
 set +e

@@ -21,10 +21,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "cwm"))
 
-from cwm_fixtures import LEDUC_NO_PAIRS, mutate, run_dir, source
+# the fixtures are found on the path set just above
+from cwm_fixtures import LEDUC_NO_PAIRS, mutate, run_dir, source  # noqa: E402
 
-from ggp.arena.report import write_report
-from ggp.arena.tournament import TournamentConfig, run_tournament
+from ggp.arena.report import write_report  # noqa: E402
+from ggp.arena.tournament import TournamentConfig, run_tournament  # noqa: E402
 
 
 def main() -> None:

@@ -4,7 +4,11 @@ deliberately broken variants. None of them is a model's work."""
 
 from __future__ import annotations
 
+import inspect
+import re
 from pathlib import Path
+
+from ggp.core import protocol
 
 SYNTH_FIXTURES = Path(__file__).parents[1] / "synth" / "fixtures"
 
@@ -39,14 +43,21 @@ def standalone(game: str) -> str:
     text = (Path(__file__).parents[2] / "src" / "ggp" / "games" / f"{game}.py").read_text()
     text = text.replace("from ggp.core.errors import BeliefError",
                         "class BeliefError(Exception):\n    pass")
-    text = text.replace("from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata",
-                        "CHANCE, TERMINAL = -1, -4\nGameMetadata = dict")
-    text = text.replace("from ggp.core.protocol import TERMINAL, GameMetadata",
-                        "TERMINAL = -4\nGameMetadata = dict")
+    text = re.sub(r"^from ggp\.core\.protocol import (.+)$", _local_protocol, text, flags=re.M)
     assert "from ggp" not in text and "import ggp" not in text, game
     if "def make(" in text:
         text += "\n\n_GAME = make()\nglobals().update(vars(_GAME))\n"
     return text + "\n\ndel METADATA  # a model file carries code only\n"
+
+
+def _local_protocol(imports: re.Match) -> str:
+    """Local definitions of the names a game imports from ggp.core.protocol."""
+    names = {name.strip() for name in imports.group(1).split(",")}
+    lines = ["CHANCE, TERMINAL = -1, -4", "GameMetadata = dict"]
+    if "player_name" in names:
+        lines.append(inspect.getsource(protocol.player_name))
+    assert names <= {"CHANCE", "TERMINAL", "GameMetadata", "player_name"}, names
+    return "\n".join(lines)
 
 
 # Appended to a model with resample_history: a resample_state that replays it.

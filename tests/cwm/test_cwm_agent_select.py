@@ -108,7 +108,7 @@ def test_a_selection_on_a_tiny_game_resumes_and_never_picks_a_crashing_candidate
     def no_more_matches(*args, **kwargs):
         raise AssertionError("a journaled match was played again")
 
-    monkeypatch.setattr("ggp.cwm.tournament.play_hosted", no_more_matches)
+    monkeypatch.setattr("ggp.arena.hosted.play_hosted", no_more_matches)
     again = select_agent(run, metadata, candidates, matches=1, move_time=0.05,
                          round_robin=True)
     assert again["duels"] == record["duels"]

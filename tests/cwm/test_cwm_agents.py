@@ -187,7 +187,6 @@ def test_policy_prior_file_is_found_used_and_guarded(tmp_path):
     from ggp.cwm.rundir import prior_file
     from ggp.sandbox.hosted import ModelSourceError
 
-    model = make_game("tic_tac_toe")
     run = run_dir(tmp_path, "run", source("tic_tac_toe"))
     assert prior_file(run, "auto") is None and prior_file(run, "none") is None
     with pytest.raises(ModelSourceError):

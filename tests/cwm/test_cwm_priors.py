@@ -11,7 +11,7 @@ import pytest
 from cwm_fixtures import run_dir, source, standalone
 
 from ggp.core.registry import make_game
-from ggp.cwm.tournament import duel_on_model
+from ggp.arena.hosted import duel_on_model
 from ggp.llm import ScriptedLLM
 from ggp.synth.prior import (
     PriorDuelUnavailable,
@@ -317,7 +317,7 @@ def test_an_interrupted_duel_resumes_from_its_journal(tmp_path, monkeypatch):
     def no_more_matches(*args, **kwargs):
         raise AssertionError("a journaled match was played again")
 
-    monkeypatch.setattr("ggp.cwm.tournament.play_hosted", no_more_matches)
+    monkeypatch.setattr("ggp.arena.hosted.play_hosted", no_more_matches)
     assert duel_on_model(run, metadata, spec, spec, matches=1, journal=journal) == first
     with pytest.raises(AssertionError):  # another seed is another duel
         duel_on_model(run, metadata, spec, spec, matches=1, seed=1, journal=journal)

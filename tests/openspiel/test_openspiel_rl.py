@@ -10,7 +10,6 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python import rl_environment  # noqa: E402
 from open_spiel.python.algorithms import tabular_qlearner  # noqa: E402
 
-from ggp.core.errors import GGPError  # noqa: E402
 from ggp.load import load_model  # noqa: E402
 from ggp.openspiel.game import register_world_model  # noqa: E402
 

@@ -89,7 +89,7 @@ def test_untrusted_code_is_refused_without_the_box(monkeypatch):
     monkeypatch.setattr(process, "box_problem", lambda: "bubblewrap (bwrap) is not installed")
     monkeypatch.delenv(process.WEAK_ENV, raising=False)
     with pytest.raises(process.SandboxUnavailable, match="GGP_ALLOW_WEAK_SANDBOX=1"):
-        run_entry("ggp.cwm.checks", {}, limits=Limits(restricted=True))
+        run_entry("ggp.synth.checks", {}, limits=Limits(restricted=True))
 
 
 def test_each_run_has_its_own_uid_and_sees_no_other_run():

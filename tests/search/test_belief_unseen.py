@@ -23,7 +23,7 @@ from ggp.core.errors import BeliefError
 from ggp.core.protocol import canonical_json
 from ggp.core.registry import make_game
 from ggp.load import load_model
-from ggp.search.ops import ops_for
+from ggp.core.ops import ops_for
 
 UNSEEN = Path(__file__).resolve().parents[2] / "benchmarks" / "belief_unseen"
 GAMES = sorted(UNSEEN.glob("*/*.py"))

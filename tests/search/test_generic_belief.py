@@ -21,7 +21,7 @@ from ggp.belief.tokens import _Target
 from ggp.core.errors import BeliefError
 from ggp.core.protocol import canonical_json
 from ggp.core.registry import make_game
-from ggp.search.ops import ops_for
+from ggp.core.ops import ops_for
 
 
 def random_points(model, seed):

@@ -25,7 +25,7 @@ from ggp.core.protocol import CHANCE, TERMINAL, json_copy
 from ggp.core.registry import make_game
 from ggp.search.evaluators import RandomRolloutEvaluator
 from ggp.search.ismcts import ISMCTS
-from ggp.search.ops import ops_for
+from ggp.core.ops import ops_for
 
 
 def _key(obs) -> str:

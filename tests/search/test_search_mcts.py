@@ -115,7 +115,9 @@ def _dice_race():
             s["pending"], s["turn"] = False, s["turn"] + 1
         return s
 
-    chance = lambda s: [("+1", 0.5), ("+3", 0.5)]
+    def chance(s):
+        return [("+1", 0.5), ("+3", 0.5)]
+
     return from_functions("dice_race", INITIAL_STATE={"turn": 0, "pending": False, "r": [0.0] * 3},
                           METADATA=meta, get_current_player=current, get_player_name=str,
                           get_legal_actions=legal, apply_action=apply,

@@ -216,7 +216,7 @@ def test_wrong_metadata_bounds_switch_the_bound_rules_off():
     for seed in range(6):
         mcts = MCTS(model, simulations=50, rng=random.Random(seed), reuse=False)
         for _ in range(20):  # until a search has seen the 3 (the first one may stop at 1)
-            root = mcts.search(state)
+            mcts.search(state)
             if not mcts.bounds_ok:
                 break
         assert not mcts.bounds_ok
@@ -226,7 +226,7 @@ def test_wrong_metadata_bounds_switch_the_bound_rules_off():
 
 def test_the_shallow_prover_agrees_with_brute_force():
     """ShallowProver(3 plies) finds exactly the moves the brute-force search finds."""
-    from ggp.search.ops import ops_for
+    from ggp.core.ops import ops_for
     from ggp.search.tactics import ShallowProver
 
     model, state = play("generalized_tic_tac_toe",

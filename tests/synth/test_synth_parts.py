@@ -181,7 +181,7 @@ def test_cut_off_block_and_patch_blocks():
     patch = "```python\ndef get_rewards(s):\n    return [1]\n```"
     (program,) = prompts.candidates_from_answer(patch, parent)
     namespace = {}
-    exec(program, namespace)
+    exec(program, namespace)  # noqa: S102 - our own test program
     assert namespace["get_rewards"](None) == [1]
 
 

@@ -44,7 +44,7 @@ from ggp.belief.tokens import _Target, _words, mismatch, surplus
 from ggp.core.errors import BeliefError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory, State, canonical_json
-from ggp.search.ops import ops_for
+from ggp.core.ops import ops_for
 
 TRIES_PER_STAGE = 4
 """Candidates moved to each earlier decision point; the closest one goes on."""

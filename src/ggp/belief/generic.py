@@ -69,7 +69,7 @@ from ggp.belief.tokens import _delta, _diff, _Target, _tokens, _words
 from ggp.core.errors import BeliefError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, ObsActionHistory, State, canonical_json
-from ggp.search.ops import ops_for
+from ggp.core.ops import ops_for
 
 BETA = 0.02
 """Proposal factor per penalty point: an outcome scoring one point worse than the best

@@ -189,7 +189,7 @@ def _synthesis(game: SuiteGame, run_dir: Path, options: BenchOptions,
     """The game's synthesis run: read back when finished, resumed when interrupted,
     started otherwise (reproduced from the recorded suite with ``replay``)."""
     from ggp.synth.refine import Settings
-    from ggp.synth.run import model_file_task, replay_plan, synthesize
+    from ggp.synth.run import model_file_task, synthesize
 
     meta_file = run_dir / "metadata.json"
     if meta_file.is_file():

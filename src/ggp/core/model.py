@@ -16,6 +16,7 @@ model leaves its inputs alone, and keeps auditing (:mod:`ggp.cwm.purity`).
 from __future__ import annotations
 
 import copy
+import functools
 import pickle
 import random
 import types
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ggp.core.errors import ModelError, ModelLoadError
+from ggp.core.ops import ModelOps
 from ggp.core.protocol import (
     CHANCE,
     OPTIONAL_FUNCTIONS,
@@ -106,6 +108,12 @@ class WorldModel:
                 chance=True,
             )
         return self._metadata
+
+    @functools.cached_property
+    def ops(self) -> ModelOps:
+        """The model's functions bound once for hot loops (:class:`~ggp.core.ops.ModelOps`);
+        built on first use and kept, since a model's trust never changes."""
+        return ModelOps(self)
 
     def has(self, function: str) -> bool:
         """Whether the model defines an optional protocol function."""

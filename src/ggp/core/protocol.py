@@ -49,6 +49,19 @@ ObsActionHistory = list[tuple[Observation, Action | None]]
 CHANCE = -1
 TERMINAL = -4
 
+
+def player_name(player_id: int, roles: tuple[str, ...] | list[str] | None = None) -> str:
+    """A game's ``get_player_name``: ``"chance"`` and ``"terminal"`` for the two special
+    ids; with ``roles``, the seat's role name (``""`` for an id that is not a seat);
+    without, ``"player N"``."""
+    if player_id == CHANCE:
+        return "chance"
+    if player_id == TERMINAL:
+        return "terminal"
+    if roles is None:
+        return f"player {player_id}"
+    return roles[player_id] if 0 <= player_id < len(roles) else ""
+
 REQUIRED_FUNCTIONS = (
     "get_current_player",
     "get_player_name",

@@ -4,7 +4,7 @@ Given a run directory (a CWM) and candidate agent specs — ISMCTS with or witho
 policy prior or value function, with more or fewer rollouts, CFR on the CWM, any agent
 that plays the game — every candidate meets the *default* (the first candidate, or one
 named) on the CWM itself, hosted in its sandbox, as in the value-function and prior duels
-(:func:`ggp.cwm.tournament.duel_on_model`); with ``round_robin`` every pair meets. All
+(:func:`ggp.arena.hosted.duel_on_model`); with ``round_robin`` every pair meets. All
 candidates get the same move time (``sims=0:time=S`` for agents that take ``time=``).
 Games with chance are played in duplicate pairs (the same chance draws with the seats
 swapped), so the luck of the deal cancels and the 95% intervals are over pairs.
@@ -115,7 +115,7 @@ def select_agent(run_dir: str | Path, metadata: GameMetadata, candidates: list[s
     """Duel the candidates on the run's CWM and choose one (see the module doc); returns
     and writes the record. ``duplicate`` None: duplicate pairs when the game has chance.
     ``game`` is only recorded (the name the metadata came from)."""
-    from ggp.cwm.tournament import duel_on_model
+    from ggp.arena.hosted import duel_on_model
 
     run = Path(run_dir).resolve()
     model_file(run)  # a clear error now rather than in every match

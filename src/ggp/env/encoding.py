@@ -471,18 +471,4 @@ class ActionIndex:
         return index
 
 
-def encoder_from_dict(data: dict[str, Any]):
-    """The encoder a checkpoint stored (``kind`` schema or llm)."""
-    kind = data.get("kind")
-    if kind == "llm":
-        from ggp.env.llm_encoder import LLMEncoder
-
-        return LLMEncoder.from_dict(data)
-    if kind in ("openspiel", "facts"):
-        from ggp.env.tensors import FactEncoder, OpenSpielEncoder
-
-        return (OpenSpielEncoder if kind == "openspiel" else FactEncoder).from_dict(data)
-    return SchemaEncoder.from_dict(data)
-
-
-__all__ = ["ActionIndex", "EncodingError", "SchemaEncoder", "encoder_from_dict", "seat_tokens"]
+__all__ = ["ActionIndex", "EncodingError", "SchemaEncoder", "seat_tokens"]

@@ -140,10 +140,23 @@ class Encoding:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Encoding":
-        from ggp.env.encoding import encoder_from_dict
-
-        return cls(encoder_from_dict(data["encoder"]), ActionIndex.from_dict(data["index"]),
+        return cls(_encoder_from_dict(data["encoder"]), ActionIndex.from_dict(data["index"]),
                    data.get("game"))
+
+
+def _encoder_from_dict(data: dict[str, Any]) -> Any:
+    """The encoder a checkpoint stored (``kind`` schema, llm, openspiel or facts). It lives
+    here, above every encoder module, so that :mod:`ggp.env.encoding` imports none of them."""
+    kind = data.get("kind")
+    if kind == "llm":
+        from ggp.env.llm_encoder import LLMEncoder
+
+        return LLMEncoder.from_dict(data)
+    if kind in ("openspiel", "facts"):
+        from ggp.env.tensors import FactEncoder, OpenSpielEncoder
+
+        return (OpenSpielEncoder if kind == "openspiel" else FactEncoder).from_dict(data)
+    return SchemaEncoder.from_dict(data)
 
 
 def _agent_names(model: WorldModel) -> list[str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, player_name
 
 PARAMETERS = {"scoring": "winloss", "max_turns": 500}
 #: Bounds of the numeric parameters (checked before make() runs; see ggp.core.registry).
@@ -247,7 +247,7 @@ def make(scoring: str = "winloss", max_turns: int = 500) -> SimpleNamespace:
         return state["current_player"]
 
     def get_player_name(player_id):
-        return {-1: "chance", -4: "terminal", 0: "player 0", 1: "player 1"}.get(player_id, "")
+        return player_name(player_id, ("player 0", "player 1"))
 
     def get_legal_actions(state):
         player = state["current_player"]

@@ -15,7 +15,7 @@ import random
 from functools import cache
 from types import SimpleNamespace
 
-from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, player_name
 
 PARAMETERS = {"instances": "all", "max_turns": 10, "discount": 1.0, "prob_end": 0.0}
 #: Bounds of the numeric parameters (checked before make() runs; see ggp.core.registry).
@@ -174,7 +174,7 @@ def make(instances: str = "all", max_turns: int = 10, discount: float = 1.0,
         return state["current_player"]
 
     def get_player_name(player_id):
-        return {-1: "chance", -4: "terminal", 0: "player 0", 1: "player 1"}.get(player_id, "")
+        return player_name(player_id, ("player 0", "player 1"))
 
     def get_chance_outcomes(state):
         if state["pool"] is None:

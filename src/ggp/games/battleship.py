@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from ggp.core.errors import BeliefError
-from ggp.core.protocol import TERMINAL, GameMetadata
+from ggp.core.protocol import TERMINAL, GameMetadata, player_name
 
 PARAMETERS = {
     "board_height": 3,
@@ -128,7 +128,7 @@ class Battleship:
         return state["current_player"]
 
     def get_player_name(self, player_id: int) -> str:
-        return {-1: "chance", TERMINAL: "terminal"}.get(player_id, f"player {player_id}")
+        return player_name(player_id)
 
     def get_legal_actions(self, state: dict) -> list[str]:
         player = state["current_player"]

@@ -19,7 +19,7 @@ import random
 from functools import cache, lru_cache
 
 from ggp.core.errors import BeliefError
-from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, player_name
 
 ROLES = ("white", "black")
 MARKS = ("x", "o")
@@ -84,8 +84,7 @@ def get_current_player(state):
 
 
 def get_player_name(player_id):
-    return {CHANCE: "chance", TERMINAL: "terminal"}.get(
-        player_id, ROLES[player_id] if player_id in (0, 1) else "")
+    return player_name(player_id, ROLES)
 
 
 def get_legal_actions(state):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, player_name
 from ggp.games._cards import interleave_deal, sample_hands
 
 PARAMETERS = {"num_players": 4, "variant": "official"}
@@ -140,7 +140,7 @@ class BottleImp:
         return (s["trick"]["leader"] + len(s["trick"]["cards"])) % self.n
 
     def get_player_name(self, player_id):
-        return {CHANCE: "chance", TERMINAL: "terminal"}.get(player_id, f"player {player_id}")
+        return player_name(player_id)
 
     def get_legal_actions(self, s):
         player = self.get_current_player(s)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ggp.core.protocol import TERMINAL, GameMetadata
+from ggp.core.protocol import TERMINAL, GameMetadata, player_name
 
 RULES = """\
 Connect four. Two players share an upright grid of 6 rows and 7 columns that starts empty.
@@ -50,7 +50,7 @@ def get_current_player(state):
 
 
 def get_player_name(player_id):
-    return {-1: "chance", -4: "terminal", 0: "x", 1: "o"}.get(player_id, "")
+    return player_name(player_id, MARKS)
 
 
 # Action names and their (player, column), built once: formatting the legal moves and

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, player_name
 
 PARAMETERS = {"variant": "ask"}
 
@@ -82,8 +82,7 @@ class _Bomb:
         return list(state["rewards"]) if state["rewards"] else [0.0] * self.METADATA.num_players
 
     def get_player_name(self, player_id):
-        names = {i: n for i, n in enumerate(self.ROLES)}
-        return {**names, -1: "chance", -4: "terminal"}.get(player_id, "")
+        return player_name(player_id, self.ROLES)
 
 
 class _Ask(_Bomb):

@@ -11,7 +11,7 @@ flipped; the game is a draw after 100 plies without a captured general.
 
 from __future__ import annotations
 
-from ggp.core.protocol import TERMINAL, GameMetadata
+from ggp.core.protocol import TERMINAL, GameMetadata, player_name
 
 SIZE = 5
 ROWS = "ABCDE"
@@ -89,7 +89,7 @@ def get_current_player(state):
 
 
 def get_player_name(player_id):
-    return {-1: "chance", TERMINAL: "terminal"}.get(player_id, f"player {player_id}")
+    return player_name(player_id)
 
 
 def get_legal_actions(state):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from ggp.core.protocol import TERMINAL, GameMetadata
+from ggp.core.protocol import TERMINAL, GameMetadata, player_name
 
 PARAMETERS = {"rows": 6, "cols": 6, "k": 4}
 #: Bounds of the numeric parameters (checked before make() runs; see ggp.core.registry).
@@ -60,7 +60,7 @@ def make(rows: int = 6, cols: int = 6, k: int = 4) -> SimpleNamespace:
         return state["current_player"]
 
     def get_player_name(player_id):
-        return {-1: "chance", -4: "terminal", 0: "x", 1: "o"}.get(player_id, "")
+        return player_name(player_id, MARKS)
 
     def get_legal_actions(state):
         player = state["current_player"]

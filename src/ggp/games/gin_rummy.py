@@ -25,7 +25,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 
 from ggp.core.errors import BeliefError
-from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, player_name
 
 PARAMETERS = {"oklahoma": False, "knock_card": 10, "gin_bonus": 25, "undercut_bonus": 25,
               "num_ranks": 13, "num_suits": 4, "hand_size": 10}
@@ -165,7 +165,7 @@ class GinRummy:
 
     @staticmethod
     def get_player_name(player_id):
-        return {CHANCE: "chance", TERMINAL: "terminal"}.get(player_id, f"player {player_id}")
+        return player_name(player_id)
 
     def get_legal_actions(self, state):
         player, phase = state["current_player"], state["phase"]

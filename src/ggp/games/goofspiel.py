@@ -16,7 +16,7 @@ import random
 from functools import cache
 
 from ggp.core.errors import BeliefError
-from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, player_name
 
 PARAMETERS = {"num_cards": 5, "points_order": "random", "returns_type": "win_loss"}
 #: Bounds of the numeric parameters (checked before make() runs; see ggp.core.registry).
@@ -119,7 +119,7 @@ class Goofspiel:
         return state["current_player"]
 
     def get_player_name(self, player_id: int) -> str:
-        return {CHANCE: "chance", TERMINAL: "terminal"}.get(player_id, f"player {player_id}")
+        return player_name(player_id)
 
     def get_legal_actions(self, state: dict) -> list[str]:
         player = state["current_player"]

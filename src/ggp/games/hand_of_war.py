@@ -22,7 +22,7 @@ from functools import lru_cache
 from math import factorial
 
 from ggp.core.errors import BeliefError
-from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, player_name
 
 RANKS = ("A", "K", "Q", "J")  # high to low
 _STRENGTH = {r: 4 - i for i, r in enumerate(RANKS)}
@@ -107,7 +107,7 @@ def get_current_player(state):
 
 
 def get_player_name(player_id):
-    return {CHANCE: "chance", TERMINAL: "terminal"}.get(player_id, f"player {player_id}")
+    return player_name(player_id)
 
 
 def get_legal_actions(state):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, player_name
 from ggp.games._cards import SUITS, interleave_deal, rank, sample_hands, suit
 
 PARAMETERS = {"rules": "thesis"}
@@ -173,7 +173,7 @@ class Hearts:
         return self._player(state, self._phase(state))
 
     def get_player_name(self, player_id):
-        return {CHANCE: "chance", TERMINAL: "terminal"}.get(player_id, f"player {player_id}")
+        return player_name(player_id)
 
     # -------------------------------------------------------------- legal moves
     def _playable(self, state, player):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, player_name
 
 RULES = """\
 Kuhn poker. Two players and a deck of three cards: Jack (J), Queen (Q) and King (K); K is
@@ -59,8 +59,7 @@ def get_current_player(state):
 
 
 def get_player_name(player_id):
-    return {CHANCE: "chance", TERMINAL: "terminal", 0: "player 0", 1: "player 1"}.get(
-        player_id, "")
+    return player_name(player_id, ("player 0", "player 1"))
 
 
 def get_legal_actions(state):

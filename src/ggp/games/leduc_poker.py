@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, player_name
 
 PARAMETERS = {"blinds": False}
 
@@ -112,8 +112,7 @@ class LeducPoker:
 
     @staticmethod
     def get_player_name(player_id):
-        return {CHANCE: "chance", TERMINAL: "terminal", 0: "player 0",
-                1: "player 1"}.get(player_id, "")
+        return player_name(player_id, ("player 0", "player 1"))
 
     def get_legal_actions(self, state):
         player = state["current_player"]

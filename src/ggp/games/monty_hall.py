@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, player_name
 
 RULES = """\
 Monty Hall. One player, the contestant, faces three closed doors numbered 0, 1 and 2.
@@ -50,7 +50,7 @@ def get_current_player(state):
 
 
 def get_player_name(player_id):
-    return {0: "contestant", -1: "chance", -4: "terminal"}.get(player_id, "")
+    return player_name(player_id, ("contestant",))
 
 
 def _host_doors(state):

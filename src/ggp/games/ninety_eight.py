@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, player_name
 from ggp.games._cards import SUITS, interleave_deal, rank
 
 PARAMETERS = {"turn_cap": 30}
@@ -91,7 +91,7 @@ class NinetyEight:
         return len(state["plays"]) % NUM_PLAYERS
 
     def get_player_name(self, player_id):
-        return {CHANCE: "chance", TERMINAL: "terminal"}.get(player_id, f"player {player_id}")
+        return player_name(player_id)
 
     def get_legal_actions(self, state):
         player = self.get_current_player(state)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata
+from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, player_name
 
 RULES = """\
 Quadranto. Two players hide and hunt on a 4x4 grid. Cells are (row, column) with rows 0..3
@@ -100,7 +100,7 @@ def get_current_player(state):
 
 
 def get_player_name(player_id):
-    return {-1: "chance", -4: "terminal", 0: "player 0", 1: "player 1"}.get(player_id, "")
+    return player_name(player_id, ("player 0", "player 1"))
 
 
 def get_legal_actions(state):

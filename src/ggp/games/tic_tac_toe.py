@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ggp.core.protocol import TERMINAL, GameMetadata
+from ggp.core.protocol import TERMINAL, GameMetadata, player_name
 
 RULES = """\
 Tic-tac-toe. Two players take turns on an empty 3x3 grid; player 0 marks "x" and moves
@@ -48,7 +48,7 @@ def get_current_player(state):
 
 
 def get_player_name(player_id):
-    return {-1: "chance", -4: "terminal"}.get(player_id, MARKS[player_id] if player_id in (0, 1) else "")
+    return player_name(player_id, MARKS)
 
 
 # Move names and their (player, row, column), built once, and for each cell the lines

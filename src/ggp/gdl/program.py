@@ -104,7 +104,7 @@ def _literal_options(lit: Term) -> list[tuple]:
         conj = []
         for sub in lit[1][1:]:
             conj.append(("not", sub))
-        return [tuple(l for c in conj for opt in _literal_options(c) for l in opt)]
+        return [tuple(x for c in conj for opt in _literal_options(c) for x in opt)]
     if isinstance(lit, tuple) and lit[0] == "not" and isinstance(lit[1], tuple) and lit[1][0] == "not":
         return _literal_options(lit[1][1])
     return [(lit,)]

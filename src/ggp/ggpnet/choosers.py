@@ -30,7 +30,7 @@ from ggp.core.protocol import CHANCE, TERMINAL, State
 from ggp.search.evaluators import Evaluator
 from ggp.search.ismcts import ISMCTS
 from ggp.search.mcts import MCTS
-from ggp.search.ops import ops_for
+from ggp.core.ops import ops_for
 
 
 @dataclass

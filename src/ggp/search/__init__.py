@@ -7,11 +7,12 @@
 * :mod:`ggp.search.tabular` — game trees as checked plain data; vectorized CFR+ and
   exact exploitability on them;
 * :mod:`ggp.search.evaluators` — leaf evaluators (random rollouts, value function, any
-  callable);
-* :mod:`ggp.search.ops` — fast access to a model's functions in hot loops.
+  callable).
+
+Hot loops call the model through :attr:`WorldModel.ops <ggp.core.model.WorldModel.ops>`
+(:mod:`ggp.core.ops`), which beliefs use too.
 
 Every planner talks to a :class:`~ggp.core.model.WorldModel` only, so it works on
 reference games, GDL games and LLM-written models alike. See docs/search.md. (Nothing is
-imported here: :mod:`ggp.belief` uses :mod:`ggp.search.ops`, and the planners use
-:mod:`ggp.belief`.)
+imported here, so importing one planner does not load the others.)
 """

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from ggp.core.errors import ModelError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import TERMINAL, State
-from ggp.search.ops import ops_for
+from ggp.core.ops import ops_for
 from ggp.search.priors import GuardedPrior, sample_from
 
 ValueVector = list[float]

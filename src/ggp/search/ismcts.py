@@ -40,7 +40,7 @@ from ggp.core.model import WorldModel
 from ggp.core.protocol import TERMINAL, Action, ObsActionHistory, State
 from ggp.search.evaluators import Evaluator, as_evaluator
 from ggp.search.mcts import exploration_scale
-from ggp.search.ops import ops_for
+from ggp.core.ops import ops_for
 from ggp.search.priors import GuardedPrior, Prior, as_guarded
 
 # canonical_json with one encoder built once (it is on the hot path of every simulation)

@@ -69,7 +69,7 @@ from collections.abc import Callable, Sequence
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, Action, State, canonical_json
 from ggp.search.evaluators import Evaluator, as_evaluator
-from ggp.search.ops import ops_for
+from ggp.core.ops import ops_for
 from ggp.search.priors import GuardedPrior, Prior, as_guarded
 from ggp.search.tactics import OutOfBudget, ShallowProver
 

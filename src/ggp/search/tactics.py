@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ggp.core.protocol import TERMINAL, State
-from ggp.search.ops import ModelOps
+from ggp.core.ops import ModelOps
 
 
 class OutOfBudget(Exception):

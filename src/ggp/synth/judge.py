@@ -45,7 +45,7 @@ class _TimedOut(Exception):
 class _Asserter(unittest.TestCase):
     maxDiff = 3000
 
-    def runTest(self) -> None:  # a TestCase needs one to be instantiated
+    def runTest(self) -> None:  # noqa: N802 - a TestCase needs one to be instantiated
         pass
 
 

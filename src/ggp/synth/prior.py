@@ -21,7 +21,7 @@ exploration. Mirrors value-function synthesis (:mod:`ggp.synth.value`):
 3. **Duel.** A candidate that passes plays the same search with the prior against that
    search with ``prior=none`` (same simulations, same value setting: the run's selected
    value function by default), ``matches`` per seat, on the model hosted in a worker
-   (:func:`ggp.cwm.tournament.duel_on_model`). The candidate with the best margin (its
+   (:func:`ggp.arena.hosted.duel_on_model`). The candidate with the best margin (its
    return minus the opponent's) is selected if the margin is positive and no match
    failed; otherwise the search keeps no prior.
 
@@ -367,8 +367,8 @@ def synthesize_priors(run_dir: str | Path, llm: LLM | None, metadata: GameMetada
     the selection record. Rerunning replays the recorded answers and the duel matches
     already played. ``value`` is the duel's value setting for both sides (``"auto"``:
     the run's selected value function, if any; ``""``: rollouts). ``duel`` replaces
-    :func:`ggp.cwm.tournament.duel_on_model` (same arguments), e.g. in tests."""
-    from ggp.cwm.tournament import duel_on_model
+    :func:`ggp.arena.hosted.duel_on_model` (same arguments), e.g. in tests."""
+    from ggp.arena.hosted import duel_on_model
 
     run = Path(run_dir).resolve()
     model = model_file(run)

@@ -2,7 +2,7 @@
 
 K syntheses of one game give K models. An agent is built on each (CWM-MCTS or
 CWM-ISMCTS), and every pair of agents plays on *both* of their models, hosted in
-sandboxed workers (:mod:`ggp.cwm.tournament`), in every seat. An execution failure (the
+sandboxed workers (:mod:`ggp.arena.hosted`), in every seat. An execution failure (the
 hosted model failing, or an agent's worker failing other than by an illegal move) is a
 loss for both players. A model's score is the mean return of its agent; models whose
 score is below the best score by more than ``threshold`` (10 %) of the game's utility
@@ -19,7 +19,7 @@ from typing import Any
 
 from ggp.arena.tournament import match_seed
 from ggp.core.protocol import GameMetadata
-from ggp.cwm.tournament import play_hosted
+from ggp.arena.hosted import play_hosted
 from ggp.sandbox.hosted import model_file
 
 

@@ -3,7 +3,7 @@
 For a synthesized model (a run directory's ``cwm.py``), ask the language model for
 ``candidates`` value functions ``value_function(state, player_id) -> float``. Each
 candidate is checked in a sandbox on random games of that model (a finite number at every
-state, and the player's reward at terminal states: :mod:`ggp.cwm.checks`). The candidates
+state, and the player's reward at terminal states: :mod:`ggp.synth.checks`). The candidates
 that pass then meet the plain rollout evaluator in a tournament *on the synthesized model*
 (hosted in a sandboxed worker): (IS)MCTS with the value function against (IS)MCTS with
 random rollouts, ``matches`` per seat. The candidate with the best margin over rollouts
@@ -55,8 +55,8 @@ def value_prompt(game: str, rules: str, model_code: str) -> str:
 def check_candidate(model_code: str, value_code: str, *, games: int = 5,
                     seed: int = 0, seconds: float = 60.0) -> dict[str, Any]:
     """Sandboxed check of one candidate, judged in this process:
-    ``{"ok", "error", "checked"}`` (:func:`ggp.cwm.checks.check_value_function`)."""
-    from ggp.cwm.checks import check_value_function
+    ``{"ok", "error", "checked"}`` (:func:`ggp.synth.checks.check_value_function`)."""
+    from ggp.synth.checks import check_value_function
 
     return check_value_function(model_code, value_code, games=games, seed=seed,
                                 seconds=seconds)
@@ -67,7 +67,7 @@ def synthesize_values(run_dir: str | Path, llm: LLM | None, metadata: GameMetada
                       rollouts: int = 10, seed: int = 0) -> dict[str, Any]:
     """Ask for, check and compare value functions for the run's model; returns (and
     writes) the selection record. Rerunning replays the recorded answers."""
-    from ggp.cwm.tournament import duel_on_model
+    from ggp.arena.hosted import duel_on_model
 
     run = Path(run_dir).resolve()
     model = model_file(run)

@@ -1,6 +1,6 @@
 """Matches played on synthesized models (hosted in sandboxed workers).
 
-Used by value-function and policy-prior selection (:mod:`ggp.synth.value`,
+It lives in the arena, below synthesis, because synthesis plays these matches itself. Used by value-function and policy-prior selection (:mod:`ggp.synth.value`,
 :mod:`ggp.synth.prior`) and bad-sample rejection
 (:mod:`ggp.synth.rejection`). Seed 000 App. E counts an execution failure as a loss for
 both players: when the hosted model fails, or an agent's worker fails for a reason other
@@ -16,11 +16,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ggp.core.files import open_output
 from ggp.agents import make_agent
 from ggp.arena.match import play_match, seed_global_generators
 from ggp.arena.tournament import match_seed
 from ggp.core.errors import GGPError
+from ggp.core.files import open_output
 from ggp.core.protocol import GameMetadata
 from ggp.sandbox.hosted import HostedModel
 

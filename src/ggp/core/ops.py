@@ -5,15 +5,21 @@ Planners call the model millions of times per game, so the wrapper's defensive w
 (reference games, which ``ggp check`` and the tests verify) :class:`ModelOps` binds the
 namespace's raw functions directly; for untrusted models it goes through the guarded
 :class:`~ggp.core.model.WorldModel` methods, so a bad model still fails with a typed error.
+
+Every model builds its :class:`ModelOps` once, as :attr:`WorldModel.ops
+<ggp.core.model.WorldModel.ops>`; it lives in core (not in :mod:`ggp.search`) because
+beliefs, planners and the GGP player all use it.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING
 
-from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, State
+
+if TYPE_CHECKING:  # ggp.core.model builds ModelOps, so it cannot be imported here
+    from ggp.core.model import WorldModel
 
 
 class ModelOps:
@@ -64,11 +70,5 @@ class ModelOps:
 
 
 def ops_for(model: WorldModel | ModelOps) -> ModelOps:
-    """The :class:`ModelOps` of ``model`` (cached on the wrapper)."""
-    if isinstance(model, ModelOps):
-        return model
-    ops: Any = model.__dict__.get("_search_ops")
-    if ops is None:
-        ops = ModelOps(model)
-        model.__dict__["_search_ops"] = ops
-    return ops
+    """The :class:`ModelOps` of ``model`` (built once per model: :attr:`WorldModel.ops`)."""
+    return model if isinstance(model, ModelOps) else model.ops
