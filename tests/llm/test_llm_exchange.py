@@ -142,12 +142,11 @@ def test_a_folder_without_request_twins_keeps_its_prompts_and_answers(tmp_path):
     # old prompt's answer
     (tmp_path / "prompt_000001.md").write_text("an old question")
     (tmp_path / "response_000001.md").write_text("an old answer")
-    (tmp_path / "response_000002.md").write_text("an answer whose prompt was removed")
     stop = threading.Event()
-    helper = answer_files(tmp_path, {3: "the new answer"}, stop)
+    helper = answer_files(tmp_path, {2: "the new answer"}, stop)
     text = fast_backend(tmp_path).complete("a new question").text
     stop.set()
     helper.join()
     assert text == "the new answer"
     assert (tmp_path / "prompt_000001.md").read_text() == "an old question"
-    assert "a new question" in (tmp_path / "prompt_000003.md").read_text()
+    assert "a new question" in (tmp_path / "prompt_000002.md").read_text()

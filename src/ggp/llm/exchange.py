@@ -122,14 +122,15 @@ class ExchangeBackend(Backend):
     def _rescan(self) -> None:
         """Index the prompt files written since the last scan (they never change).
 
-        Every numbered file takes its number, not only a ``.json`` twin: a folder whose
+        A prompt's ``.md`` takes its number as well as its ``.json`` twin: a folder whose
         twins were left out (as recorded folders are committed) must never have its
-        prompts overwritten or its answers handed to different questions."""
-        for path in self.folder.glob("*_*.*"):
-            match = _NUMBERED_NAME.fullmatch(path.name)
-            if not match or int(match.group(2)) in self._scanned:
+        prompts overwritten or its answers handed to different questions. (A response
+        with no prompt takes none: it answers the prompt that will get its number.)"""
+        for path in self.folder.glob("prompt_*.*"):
+            match = _PROMPT_NAME.fullmatch(path.name)
+            if not match or int(match.group(1)) in self._scanned:
                 continue
-            number = int(match.group(2))
+            number = int(match.group(1))
             twin = prompt_json_path(self.folder, number)
             try:
                 key = canonical_json(json.loads(twin.read_text(encoding="utf-8")))
@@ -171,7 +172,7 @@ class ExchangeBackend(Backend):
             time.sleep(wait)
 
 
-_NUMBERED_NAME = re.compile(r"(prompt|response)_(\d+)\.(json|md)")
+_PROMPT_NAME = re.compile(r"prompt_(\d+)\.(json|md)")
 
 
 def _write_atomically(path: Path, text: str) -> None:
