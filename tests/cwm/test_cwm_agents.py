@@ -184,7 +184,7 @@ def test_policy_prior_file_is_found_used_and_guarded(tmp_path):
     """prior=auto picks the run's policy_prior.py (none when there is none), prior=FILE a
     file, prior=none nothing; in the worker a prior that raises falls back to uniform and
     the failures are counted in the report."""
-    from ggp.cwm.rundir import prior_file
+    from ggp.rundir import prior_file
     from ggp.sandbox.hosted import ModelSourceError
 
     model = make_game("tic_tac_toe")

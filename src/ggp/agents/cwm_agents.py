@@ -41,7 +41,7 @@ from ggp.agents.base import Agent, MatchInfo
 from ggp.agents.search_agents import make_ismcts, make_mcts
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory
-from ggp.cwm.rundir import model_source, prior_file, value_file
+from ggp.rundir import model_source, prior_file, value_file
 from ggp.search.evaluators import Playout
 from ggp.sandbox import Limits, SandboxFailure, Worker
 from ggp.sandbox.hosted import model_file
