@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ggp.core.errors import GGPError
 from ggp.core.files import make_folder, write_output
@@ -79,6 +79,9 @@ class ModelSourceError(GGPError):
 
 
 # --------------------------------------------------------------------------- records
+R = TypeVar("R", bound="_Record")
+
+
 class _Record:
     """A JSON object with typed fields, read and written without loss.
 
@@ -107,7 +110,7 @@ class _Record:
             given.add(name)
 
     @classmethod
-    def from_dict(cls, data: Any, where: str = "metadata") -> Any:
+    def from_dict(cls: type[R], data: Any, where: str = "metadata") -> R:
         """The record of the JSON object ``data`` (``where`` names it in errors)."""
         if not isinstance(data, dict):
             raise RunError(f"{where} is not a JSON object.")
@@ -139,7 +142,7 @@ class _Record:
         return {key: out[key] for key in order + [k for k in out if k not in order]}
 
 
-@dataclass(eq=True)
+@dataclass
 class Backend(_Record):
     """The LLM backend and model that answered (``replayed_from``: the run whose recorded
     answers a replay reused)."""
@@ -151,7 +154,7 @@ class Backend(_Record):
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(eq=True)
+@dataclass
 class Seeds(_Record):
     """The seeds of the training games, the search and the held-out set."""
 
@@ -161,7 +164,7 @@ class Seeds(_Record):
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(eq=True)
+@dataclass
 class GdlCopy(_Record):
     """A run on a GDL description: the run's copy (``file``, relative to the folder),
     where it came from and whether it is GDL-II."""
@@ -172,7 +175,7 @@ class GdlCopy(_Record):
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(eq=True)
+@dataclass
 class TrainInfo(_Record):
     """The training games: how many, the deck, who played, transitions, tests by kind."""
 
@@ -185,7 +188,7 @@ class TrainInfo(_Record):
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(eq=True)
+@dataclass
 class TestInfo(_Record):
     """The held-out set (games, players: a list of specs, or ``"from file"``) and the best
     program's accuracy on it (overall, by kind ``{kind: [passed, total]}``)."""
@@ -202,7 +205,7 @@ class TestInfo(_Record):
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(eq=True)
+@dataclass
 class Tokens(_Record):
     """Tokens spent: prompt, completion and their total."""
 
@@ -212,7 +215,7 @@ class Tokens(_Record):
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(eq=True)
+@dataclass
 class Best(_Record):
     """The best program: its node, training accuracy and tests by kind."""
 
@@ -222,7 +225,7 @@ class Best(_Record):
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(eq=True)
+@dataclass
 class RunMetadata(_Record):
     """A run folder's ``metadata.json``. The fields are in the order a synthesis writes
     them; ``settings`` is the search's settings as saved (``ggp.synth.refine.Settings``,
@@ -256,6 +259,16 @@ class RunMetadata(_Record):
     best: Best | None = None
     finished: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "metadata") -> RunMetadata:
+        """The metadata of the JSON object ``data``; a format newer than this version's
+        is refused (its fields may mean something else)."""
+        meta = super().from_dict(data, where)
+        if isinstance(meta.format, int) and meta.format > FORMAT_VERSION:
+            raise RunError(f"{where} has format {meta.format}, newer than this ggp reads "
+                           f"({FORMAT_VERSION}); update ggp to use this run.")
+        return meta
 
     @property
     def is_speed_refinement(self) -> bool:

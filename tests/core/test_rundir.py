@@ -90,6 +90,9 @@ def test_bad_metadata_is_a_clear_error(tmp_path):
     RunStore(tmp_path).write_json("metadata.json", {"game": "g", "test": [1, 2]})
     with pytest.raises(RunError, match=r"metadata.json.test is not a JSON object"):
         load_metadata(tmp_path)
+    RunStore(tmp_path).write_json("metadata.json", {"format": 2, "game": "g"})
+    with pytest.raises(RunError, match="format 2, newer than this ggp reads"):
+        load_metadata(tmp_path)
     (tmp_path / "metadata.json").write_text("{")
     with pytest.raises(RunError, match="is damaged"):
         load_metadata(tmp_path)
