@@ -124,7 +124,9 @@ class _Record:
             if nested is not None and value is not None:
                 value = nested.from_dict(value, f"{where}.{name}")
             values[name] = value
-        record = cls(**values, extra={k: v for k, v in data.items() if k not in names})
+        # every subclass is a dataclass with these fields and ``extra``
+        record = cls(**values,  # type: ignore[call-arg]
+                     extra={k: v for k, v in data.items() if k not in names})
         record.__dict__["_given"].update(values)  # present in the file, even as null
         record.__dict__["_order"] = list(data)
         return record

@@ -18,11 +18,11 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Optional
 
-import click
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -52,7 +52,8 @@ class _LegacyForms(TyperGroup):
     game: ``replay RUN``; else ``run ...``) and a hint shows the new form. Options the
     chosen subcommand does not take were ignored by that mode before and are dropped."""
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+    # ctx: the Context of the click that typer vendors (typer.Context is a subclass)
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
             new = _new_form(args, self.commands)
             err_console.print(f"hint: this is now `ggp synth {' '.join(new)}` (the old form "
@@ -61,11 +62,12 @@ class _LegacyForms(TyperGroup):
         return super().parse_args(ctx, args)
 
 
-def _new_form(args: list[str], commands: dict[str, click.Command]) -> list[str]:
+def _new_form(args: list[str], commands: Mapping[str, Any]) -> list[str]:
     """The subcommand form of an old ``ggp synth`` argument list."""
     options: dict[str, str | None] = {}  # option -> its value (None: a flag)
     positional: list[str] = []
     rest: list[tuple[str, str | None]] = []
+    taken: tuple[str, ...]
     i = 0
     while i < len(args):
         arg = args[i]
@@ -83,20 +85,20 @@ def _new_form(args: list[str], commands: dict[str, click.Command]) -> list[str]:
         else:
             positional.append(arg)
         i += 1
-    if options.get("--resume"):
-        command, head, taken = "resume", [options["--resume"]], ("--resume",)
-    elif options.get("--faster"):
-        command, head, taken = "faster", [options["--faster"]], ("--faster",)
-    elif options.get("--replay") and not positional and not (
-            "--rules" in options or "--trajectories" in options):
-        command, head, taken = "replay", [options["--replay"]], ("--replay",)
+    resume, faster, replay = (options.get(f"--{k}") for k in ("resume", "faster", "replay"))
+    if resume:
+        command, head, taken = "resume", [resume], ("--resume",)
+    elif faster:
+        command, head, taken = "faster", [faster], ("--faster",)
+    elif replay and not positional and not ("--rules" in options or "--trajectories" in options):
+        command, head, taken = "replay", [replay], ("--replay",)
     else:
         command, head, taken = "run", positional, ()
     accepted = {opt for param in commands[command].params for opt in param.opts
                 + param.secondary_opts}
     kept = [part for name, value in rest if name not in taken and name in accepted
             for part in ([name] if value is None else [name, value])]
-    return [command, *[str(h) for h in head], *kept]
+    return [command, *head, *kept]
 
 
 #: Options of the old form that take no value.
@@ -221,13 +223,13 @@ def _new_task(target: str | None, *, rules: Path | None, trajectories: Path | No
     from ggp.synth.run import model_file_task, reference_task, user_task
 
     model_file = target is not None and target.endswith(".py")
-    if target and (trajectories or (rules and not model_file)):
+    if target is not None and (trajectories or (rules and not model_file)):
         raise typer.BadParameter("Give either a game name (with --rules only for a .py "
                                  "model file) or --rules and --trajectories.")
     spec = [s for s in players.split(",") if s.strip()]
     if deck not in ("open", "closed"):
         raise typer.BadParameter(f"--deck must be 'open' or 'closed', not {deck!r}.")
-    if model_file:
+    if target is not None and model_file:
         console.print(f"Recording {games} training and {test_games} held-out games of "
                       f"{target} (in a sandbox)...")
         return model_file_task(target, rules_file=rules, games=games, players=spec,
