@@ -9,7 +9,7 @@ players), an empty exchange folder and an empty held-out cache; the figure is th
 time from starting the command until ``prompt_000001.md`` exists. The command is then
 stopped. ``--baseline`` also times what the first prompt used to wait for: the training
 games plus the 100 held-out games collected on one core before the search started (the
-same games, ``ggp.synth.run.heldout_set`` with one worker and no cache), and prints the
+same games, ``ggp.synth.heldout.heldout_set`` with one worker and no cache), and prints the
 ratio. Other jobs on the machine only make every figure slower.
 """
 
@@ -54,7 +54,8 @@ def first_prompt_seconds(game: str, options: list[str], limit: float) -> float |
 def baseline_seconds(game: str, closed: bool) -> float:
     """Training games, then 100 held-out games on one core, uncached: the old wait."""
     from ggp.core.registry import make_game
-    from ggp.synth.run import heldout_set, reference_task
+    from ggp.synth.heldout import heldout_set
+    from ggp.synth.run import reference_task
 
     started = time.monotonic()
     reference_task(game, deck="closed" if closed else "open")

@@ -23,20 +23,20 @@ fi
 OUT=runs/quickstart
 mkdir -p "$OUT"
 
-synthesize() {  # GAME [ggp synth options]: a live synthesis, or the recorded one replayed
+synthesize() {  # GAME [ggp synth run options]: a live synthesis, or the recorded one replayed
     local game=$1 run="$OUT/$1"
     shift
     if [ -n "${GGP_LLM_BACKEND:-}" ]; then
         echo "== synthesizing $game with $GGP_LLM_BACKEND ${GGP_LLM_MODEL:-} (live)"
         if [ -f "$run/metadata.json" ]; then
-            $GGP synth --resume "$run"
+            $GGP synth resume "$run"
         else
-            $GGP synth "$game" "$@" --out "$run"
+            $GGP synth run "$game" "$@" --out "$run"
         fi
     else
         echo "== replaying a real model's synthesis of $game (examples/recorded/$game)"
         rm -rf "$run"
-        $GGP synth --replay "examples/recorded/$game" --out "$run"
+        $GGP synth replay "examples/recorded/$game" --out "$run"
     fi
 }
 

@@ -143,7 +143,7 @@ def test_replace_output_streams_into_a_fresh_file_and_refuses_links(tmp_path):
 def test_a_synthesis_run_folder_refuses_a_planted_link(tmp_path):
     """A run folder's files (metadata, cwm.py, exchanges.jsonl) are written without
     following a symbolic link someone planted there."""
-    from ggp.synth.run import RunStore
+    from ggp.rundir import RunStore
 
     outside = tmp_path / "outside.txt"
     outside.write_text("keep")

@@ -75,7 +75,7 @@ def test_cwm_code_never_runs_in_this_process(tmp_path):
 
 
 def test_missing_run_is_a_clear_error(tmp_path):
-    from ggp.sandbox.hosted import ModelSourceError
+    from ggp.rundir import ModelSourceError
 
     with pytest.raises(ModelSourceError, match="synthesis run directory"):
         make_agent(f"cwm_ismcts:run={tmp_path / 'nothing'}", make_game("leduc_poker"))
@@ -184,8 +184,8 @@ def test_policy_prior_file_is_found_used_and_guarded(tmp_path):
     """prior=auto picks the run's policy_prior.py (none when there is none), prior=FILE a
     file, prior=none nothing; in the worker a prior that raises falls back to uniform and
     the failures are counted in the report."""
-    from ggp.cwm.rundir import prior_file
-    from ggp.sandbox.hosted import ModelSourceError
+    from ggp.rundir import prior_file
+    from ggp.rundir import ModelSourceError
 
     run = run_dir(tmp_path, "run", source("tic_tac_toe"))
     assert prior_file(run, "auto") is None and prior_file(run, "none") is None

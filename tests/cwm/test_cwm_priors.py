@@ -13,6 +13,7 @@ from cwm_fixtures import run_dir, source, standalone
 from ggp.core.registry import make_game
 from ggp.arena.hosted import duel_on_model
 from ggp.llm import ScriptedLLM
+from ggp.rundir import RunMetadata
 from ggp.synth.prior import (
     PriorDuelUnavailable,
     check_prior,
@@ -331,7 +332,7 @@ def _record_answer(run: Path, code: str, games: int) -> None:
 
     metadata = make_game(GAME).metadata
     cases = sample_decisions(run / "cwm.py", metadata, games=games, seed=0)
-    prompt = prior_prompt(GAME, _rules(run, {"game": GAME}), (run / "cwm.py").read_text(),
+    prompt = prior_prompt(GAME, _rules(run, RunMetadata(game=GAME)), (run / "cwm.py").read_text(),
                           prompt_examples(cases))
     recorder = RecordingLLM(ScriptedLLM([_answer(code)]), run / "prior_exchanges.jsonl")
     recorder.complete([{"role": "user", "content": prompt}], purpose="prior")

@@ -11,7 +11,7 @@ from pathlib import Path
 from ggp.core.registry import make_game
 from ggp.cwm.accuracy import behaviour_accuracy
 from ggp.cwm.experiment import ExperimentConfig, run_experiment
-from ggp.synth.run import heldout_set
+from ggp.synth.heldout import heldout_set
 
 RECORDED = Path(__file__).resolve().parents[2] / "examples" / "recorded"
 

@@ -49,19 +49,19 @@ def test_inference_synthesis_solves_and_replays(tmp_path, game, mode):
     # first answer: an inference function that ignores the player's own card
     broken = mutate(code, ("def resample_", "def _unused_resample_"))
     meta = _synth(tmp_path / "run", game, mode, ScriptedLLM([_answer(broken), _answer(code)]))
-    assert meta["status"] == "solved" and meta["scripted_answers"] == meta["calls"] == 2
-    assert meta["train"]["tests"]["inference"] > 0
-    assert meta["test"]["inference_accuracy"] == 1.0
+    assert meta.status == "solved" and meta.scripted_answers == meta.calls == 2
+    assert meta.train.tests["inference"] > 0
+    assert meta.test.inference_accuracy == 1.0
     tests_py = (tmp_path / "run" / "tests.py").read_text()
     assert ("resample_state(" in tests_py) == (mode == "state")
     # replay from the run's log, with no model at all
     again = _synth(tmp_path / "replay", game, mode, None,
                    replay_from=tmp_path / "run" / "exchanges.jsonl")
-    assert again["replayed_calls"] == 2
-    assert again["best"] == meta["best"]
+    assert again.replayed_calls == 2
+    assert again.best == meta.best
     # (the held-out games are re-drawn; for Hand of war they are not reproducible, since
     # the search players' inference draws from the unseeded global generator)
-    assert again["test"]["inference_accuracy"] == 1.0
+    assert again.test.inference_accuracy == 1.0
     assert (tmp_path / "replay" / "cwm.py").read_text() == \
         (tmp_path / "run" / "cwm.py").read_text()
     if mode == "closed":  # measured on the hidden states the learner never saw

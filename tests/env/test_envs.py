@@ -17,7 +17,8 @@ from ggp.core.model import WorldModel  # noqa: E402
 from ggp.env.envs import Encoding, GameAECEnv, SeatEnv, VectorSeatEnv  # noqa: E402
 from ggp.env.worker import ENV_ENTRY  # noqa: E402
 from ggp.load import load_model  # noqa: E402
-from ggp.sandbox.hosted import HostedModel, ModelSourceError  # noqa: E402
+from ggp.rundir import ModelSourceError  # noqa: E402
+from ggp.sandbox.hosted import HostedModel  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 LEDUC_CWM = ROOT / "examples" / "recorded" / "leduc_poker"

@@ -36,14 +36,15 @@ def test_setup_help_names_every_backend_and_the_offline_replay():
                     "exchange"):
         assert backend in SETUP_HELP
     assert "OPENAI_API_KEY" in SETUP_HELP and "ANTHROPIC_API_KEY" in SETUP_HELP
-    assert "ggp synth --replay examples/recorded/" in SETUP_HELP
+    assert "ggp synth replay examples/recorded/" in SETUP_HELP
     with pytest.raises(LLMConfigError, match="No language model is set up"):
         make_backend(load_config(env={}))
 
 
-@pytest.mark.parametrize("command", [("synth",), ("cwm", "experiment"), ("llm", "check")])
+@pytest.mark.parametrize("command", [("synth", "run"), ("cwm", "experiment"),
+                                     ("llm", "check")])
 def test_options_named_in_messages_exist(command):
-    named = set(re.findall(r"--[a-z][a-z-]+", SETUP_HELP)) - {"--replay"}
+    named = set(re.findall(r"--[a-z][a-z-]+", SETUP_HELP))
     key_help = ""
     with pytest.raises(LLMConfigError) as caught:
         api_key_from_env("GGP_TEST_NO_SUCH_KEY", required=True)
@@ -51,7 +52,7 @@ def test_options_named_in_messages_exist(command):
     if command != ("cwm", "experiment"):  # the key message names synth and llm check only
         named |= set(re.findall(r"--[a-z][a-z-]+", key_help))
     assert named and named <= _options(*command)
-    assert "--replay" in _options("synth")
+    assert "--replay" in _options("synth", "run")
 
 
 def test_local_servers_are_presets_of_the_openai_backend():

@@ -100,3 +100,44 @@ def test_inference_kind_reaches_the_run(tmp_path, monkeypatch, capsys):
     assert settings["inference"] is True and settings["inference_kind"] == "state"
     assert main(["synth", "leduc_poker", "--inference-kind", "world"]) == 2
     assert "--inference-kind must be 'history' or 'state'" in capsys.readouterr().err
+
+
+def _no_llm_env(monkeypatch):
+    for key in [k for k in __import__("os").environ if k.startswith("GGP_LLM_")]:
+        monkeypatch.delenv(key)
+
+
+def test_subcommands_show_resume_and_replay(finished_run, tmp_path, capsys, monkeypatch):
+    _no_llm_env(monkeypatch)
+    assert main(["synth", "show", str(finished_run)]) == 0
+    assert main(["synth", "resume", str(finished_run)]) == 0
+    after = json.loads((finished_run / "metadata.json").read_text())
+    assert after["replayed_calls"] == after["calls"] == 2
+    copy = tmp_path / "copy"
+    assert main(["synth", "replay", str(finished_run), "--out", str(copy)]) == 0
+    assert (copy / "cwm.py").read_text().split("\n", 2)[2] == \
+        (finished_run / "cwm.py").read_text().split("\n", 2)[2]
+    replayed = json.loads((copy / "metadata.json").read_text())
+    assert replayed["backend"]["replayed_from"] == str(finished_run)
+    captured = capsys.readouterr()
+    assert "hint:" not in captured.err  # the new forms need no hint
+
+
+def test_old_forms_print_a_hint_to_the_new_one(finished_run, tmp_path, capsys, monkeypatch):
+    _no_llm_env(monkeypatch)
+    # --games was ignored by the old --resume; the new form has no place for it
+    assert main(["synth", "--games", "4", "--resume", str(finished_run)]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"hint: this is now `ggp synth resume {finished_run}`" in err
+    assert main(["synth", "--replay", str(finished_run), "--out", str(tmp_path / "r")]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"`ggp synth replay {finished_run} --out {tmp_path / 'r'}`" in err
+
+
+def test_run_subcommand_usage_errors(capsys):
+    assert main(["synth", "run"]) == 2
+    assert "Name a game" in " ".join(capsys.readouterr().err.split())
+    assert main(["synth", "run", "quadranto", "--deck", "sideways"]) == 2
+    assert main(["synth", "resume"]) == 2
+    assert main(["synth", "replay", "nowhere"]) == 2
+    assert "is not a synthesis run" in " ".join(capsys.readouterr().err.split())

@@ -59,7 +59,7 @@ def _run(tmp_path, game, mode, llm, name="run", test_seconds=5.0, **kwargs):
 @pytest.mark.parametrize("game, search", [("tic_tac_toe", "mcts"), ("leduc_poker", "ismcts")])
 def test_held_out_games_mix_random_and_search_players(game, search):
     from ggp.core.registry import make_game
-    from ggp.synth.run import heldout_set
+    from ggp.synth.heldout import heldout_set
 
     test, players = heldout_set(make_game(game), games=2, seed=0)
     assert players == ["random", f"{search}:sims=100:rollouts=1"]
@@ -71,10 +71,10 @@ def test_held_out_games_mix_random_and_search_players(game, search):
 def test_scripted_repair_reaches_full_train_accuracy(tmp_path, game, mode):
     fake = ScriptedLLM(_script(game))
     meta = _run(tmp_path, game, mode, fake)
-    assert meta["status"] == "solved"
-    assert meta["best"]["train_accuracy"] == 1.0
-    assert meta["calls"] == 3 and meta["scripted_answers"] == 3
-    assert meta["test"]["accuracy"] == 1.0
+    assert meta.status == "solved"
+    assert meta.best.train_accuracy == 1.0
+    assert meta.calls == 3 and meta.scripted_answers == 3
+    assert meta.test.accuracy == 1.0
     tree = json.loads((tmp_path / "run" / "tree.json").read_text())["nodes"]
     scores = [node["h"] for node in tree]
     assert scores[0] < scores[1] < scores[2] == 1.0  # buggy, better, repaired
@@ -99,9 +99,9 @@ def test_runs_replay_exactly_from_the_log(tmp_path, mode):
     meta = _run(tmp_path, "tic_tac_toe", mode, ScriptedLLM(_script("tic_tac_toe")))
     replayed = _run(tmp_path, "tic_tac_toe", mode, None, name="replay",
                     replay_from=tmp_path / "run" / "exchanges.jsonl")
-    assert replayed["replayed_calls"] == replayed["calls"] == meta["calls"]
+    assert replayed.replayed_calls == replayed.calls == meta.calls
     for key in ("status", "best", "test", "tokens", "nodes"):
-        assert replayed[key] == meta[key]
+        assert getattr(replayed, key) == getattr(meta, key)
     for name in ("tree.json", "cwm.py", "tests.py"):
         assert (tmp_path / "replay" / name).read_text() == (tmp_path / "run" / name).read_text()
 
@@ -117,10 +117,10 @@ def test_interrupted_run_resumes_where_it_stopped(tmp_path):
     assert meta["status"] == "interrupted" and meta["calls"] == 1  # answered calls
     rest = ScriptedLLM(script[1:])
     resumed = synthesize(tmp_path / "run", None, rest, resume=True)
-    assert resumed["status"] == "solved" and resumed["calls"] == 3
-    assert resumed["replayed_calls"] == 1 and len(rest.requests) == 2
+    assert resumed.status == "solved" and resumed.calls == 3
+    assert resumed.replayed_calls == 1 and len(rest.requests) == 2
     fresh = _run(tmp_path, "quadranto", "tree", ScriptedLLM(script), name="fresh")
-    assert resumed["best"] == fresh["best"]
+    assert resumed.best == fresh.best
     assert (tmp_path / "run" / "tree.json").read_text() == \
         (tmp_path / "fresh" / "tree.json").read_text()
 
@@ -132,9 +132,9 @@ def test_hostile_answers_do_not_stop_synthesis(tmp_path):
                      "        pass\n")
     fake = ScriptedLLM([hostile, "No code here, sorry.", answer(fixture("tic_tac_toe_cwm.py"))])
     meta = _run(tmp_path, "tic_tac_toe", "tree", fake, test_seconds=0.5)
-    assert meta["status"] == "solved" and meta["calls"] == 3
+    assert meta.status == "solved" and meta.calls == 3
     assert [r.get("role") for r in fake.requests[1]] == ["user"]
-    assert meta["answers_without_code"] == 1
+    assert meta.answers_without_code == 1
     tree = json.loads((tmp_path / "run" / "tree.json").read_text())["nodes"]
     assert tree[0]["load_error"] and "fork" in tree[0]["load_error"]
     assert tree[1]["by_kind"]["transition"][0] == 0 and tree[1]["h"] < 1.0
@@ -146,8 +146,8 @@ def test_budget_stops_the_search(tmp_path):
     task = reference_task("tic_tac_toe", games=2, seed=1)
     meta = synthesize(tmp_path / "run", task, ScriptedLLM([bad] * 4),
                       Settings(max_calls=4), test_games=0)
-    assert meta["status"] == "budget spent" and meta["calls"] == 4
-    assert 0 < meta["best"]["train_accuracy"] < 1
+    assert meta.status == "budget spent" and meta.calls == 4
+    assert 0 < meta.best.train_accuracy < 1
 
 
 INFERENCE_CASES = {
@@ -169,19 +169,19 @@ def test_inference_function_is_synthesized_with_the_model(tmp_path, game):
     meta = synthesize(tmp_path / "run", task, fake,
                       Settings(mode=mode, inference=deck == "open"), test_games=5,
                       test_players=["random"])
-    assert meta["status"] == "solved" and meta["calls"] == 2
-    assert meta["best"]["train_by_kind"]["inference"][0] > 0
+    assert meta.status == "solved" and meta.calls == 2
+    assert meta.best.train_by_kind["inference"][0] > 0
     first_prompt = fake.requests[0][0]["content"]
     assert "def resample_history(" in first_prompt
     assert ("last_is_terminal" in first_prompt) == (deck == "closed")
     second = fake.requests[1][-1]["content"]
     assert "resample_history(" in second and "TODO: this test fails" in second
     if deck == "open":
-        assert meta["test"]["inference_accuracy"] == 1.0
+        assert meta.test.inference_accuracy == 1.0
     else:  # closed deck: trained and measured on one player's view only
-        assert "transition" not in meta["best"]["train_by_kind"]
-        assert set(meta["test"]["by_kind"]) == {"inference"}
-        assert meta["test"]["accuracy"] == 1.0
+        assert "transition" not in meta.best.train_by_kind
+        assert set(meta.test.by_kind) == {"inference"}
+        assert meta.test.accuracy == 1.0
     model = load_model_file(tmp_path / "run" / "cwm.py")
     assert check_model(model, games=10).ok  # ggp check replays resample_history too
 
@@ -191,8 +191,8 @@ def test_resume_with_a_larger_budget_continues_the_search(tmp_path):
     task = reference_task("tic_tac_toe", games=5, seed=0)
     first = synthesize(tmp_path / "run", task, ScriptedLLM(script[:1]), Settings(max_calls=1),
                        test_games=0)
-    assert first["status"] == "budget spent" and first["calls"] == 1
+    assert first.status == "budget spent" and first.calls == 1
     more = ScriptedLLM(script[1:])
     again = synthesize(tmp_path / "run", None, more, resume=True, max_calls=5)
-    assert again["status"] == "solved" and again["calls"] == 3
-    assert again["replayed_calls"] == 1 and again["settings"]["max_calls"] == 5
+    assert again.status == "solved" and again.calls == 3
+    assert again.replayed_calls == 1 and again.settings["max_calls"] == 5

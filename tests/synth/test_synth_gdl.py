@@ -44,12 +44,12 @@ def test_a_correct_program_is_solved_and_a_wrong_one_is_caught(tmp_path):
                       backend=SCRIPTED, test_games=10, test_players=["random"])
     tree = json.loads((run / "tree.json").read_text())["nodes"]
     assert tree[0]["h"] < 1.0 and tree[1]["h"] == 1.0  # the first answer failed tests
-    assert meta["status"] == "solved" and meta["scripted_answers"] == 2
-    assert meta["test"]["accuracy"] == 1.0 and meta["test"]["games"] == 10
-    assert meta["source"] == "GDL description"
-    copy = run / meta["gdl"]["file"]
+    assert meta.status == "solved" and meta.scripted_answers == 2
+    assert meta.test.accuracy == 1.0 and meta.test.games == 10
+    assert meta.source == "GDL description"
+    copy = run / meta.gdl.file
     assert copy.read_text() == KIF.read_text() and copy.name == "take_two.kif"
-    assert meta["gdl"]["gdl_ii"] is False
+    assert meta.gdl.gdl_ii is False
     # the failure the model was shown names the state it got wrong
     report = json.loads((run / "report.json").read_text())
     assert report["train_failures"] == []
@@ -68,7 +68,7 @@ def test_a_gdl_run_resumes_and_replays_from_its_copy_of_the_description(tmp_path
     again = synthesize(tmp_path / "again", plan.task, None, plan.settings,
                        test_games=plan.test_games, test_players=plan.test_players,
                        replay_from=run / "exchanges.jsonl")
-    assert again["status"] == "solved" and again["replayed_calls"] == 1
+    assert again.status == "solved" and again.replayed_calls == 1
     assert (tmp_path / "again" / "cwm.py").read_text().split("\n", 2)[2] == \
         (run / "cwm.py").read_text().split("\n", 2)[2]
 
@@ -100,8 +100,8 @@ def test_a_gdl_ii_description_is_synthesized_with_its_inference_function(tmp_pat
                       backend=SCRIPTED, test_games=6, test_players=["random"])
     tree = json.loads((tmp_path / "run" / "tree.json").read_text())["nodes"]
     assert tree[0]["by_kind"]["inference"][0] < tree[0]["by_kind"]["inference"][1]
-    assert meta["status"] == "solved" and meta["gdl"]["gdl_ii"] is True
-    assert meta["test"]["accuracy"] == 1.0 and meta["test"]["inference_accuracy"] == 1.0
+    assert meta.status == "solved" and meta.gdl.gdl_ii is True
+    assert meta.test.accuracy == 1.0 and meta.test.inference_accuracy == 1.0
 
 
 def test_a_compiled_program_agrees_with_the_reasoner_under_the_differential_comparison():
@@ -159,4 +159,4 @@ def test_the_representation_note_is_enough_for_a_corpus_game(tmp_path):
                       ScriptedLLM([answer(fixture("tictactoe_kif_cwm.py"))]),
                       Settings(max_calls=1), backend=SCRIPTED, test_games=10,
                       test_players=["random"])
-    assert meta["status"] == "solved" and meta["test"]["accuracy"] == 1.0
+    assert meta.status == "solved" and meta.test.accuracy == 1.0

@@ -26,9 +26,9 @@ def test_a_model_file_is_recorded_in_a_sandbox_and_synthesized_like_a_registered
     answer = "```python\n" + code[code.index("INITIAL_STATE"):] + "```"
     meta = synthesize(tmp_path / "run", task, llm.ScriptedLLM([answer]), Settings(),
                       test_games=10)
-    assert meta["source"] == "model file nim.py" and meta["status"] == "solved"
-    assert meta["test"]["accuracy"] == 1.0 and meta["test"]["games"] == 10
-    assert meta["test"]["players"] == ["random", "mcts:sims=100:rollouts=1"]
+    assert meta.source == "model file nim.py" and meta.status == "solved"
+    assert meta.test.accuracy == 1.0 and meta.test.games == 10
+    assert meta.test.players == ["random", "mcts:sims=100:rollouts=1"]
 
 
 def test_rules_come_from_a_file_when_given(tmp_path):

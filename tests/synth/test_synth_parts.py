@@ -218,8 +218,8 @@ def test_parallel_tree_search_sends_concurrent_requests(tmp_path):
     fake = ScriptedLLM([first, answer(bad), answer(good), answer(bad)])
     meta = synthesize(tmp_path / "run", reference_task("tic_tac_toe", games=2), fake,
                       Settings(parallel=2, versions=2, max_calls=5), test_games=0)
-    assert meta["status"] == "solved"
-    assert meta["calls"] == 3  # one initial call, then a batch of two
+    assert meta.status == "solved"
+    assert meta.calls == 3  # one initial call, then a batch of two
     tree = json.loads((tmp_path / "run" / "tree.json").read_text())["nodes"]
     assert [n["call"] for n in tree][:3] == [1, 1, 2]
     assert all("Here is the current implementation" in r[0]["content"]

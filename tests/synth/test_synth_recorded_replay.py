@@ -95,7 +95,7 @@ def test_a_replay_with_other_settings_misses_and_says_so(tmp_path):
 def test_the_held_out_set_is_cached_and_collected_the_same_in_a_pool(monkeypatch):
     from ggp.core.registry import make_game
     from ggp.synth import trajectories
-    from ggp.synth.run import heldout_cache_file, heldout_set
+    from ggp.synth.heldout import heldout_cache_file, heldout_set
 
     model = make_game("kuhn_poker")
     players = ["random", "ismcts:sims=20:rollouts=1"]

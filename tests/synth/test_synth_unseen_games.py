@@ -34,4 +34,4 @@ def test_synthesis_of_an_unseen_hidden_game_reaches_its_first_prompt(name, tmp_p
     fake = llm.ScriptedLLM(lambda messages: "```python\n" + code + "```")
     meta = synthesize(tmp_path / "run", task, fake, Settings(), test_games=3)
     assert fake.requests, "the language model was never asked"
-    assert meta["test"]["players"] == ["random", "ismcts:sims=100:rollouts=1"]
+    assert meta.test.players == ["random", "ismcts:sims=100:rollouts=1"]

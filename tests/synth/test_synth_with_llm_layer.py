@@ -27,8 +27,8 @@ def test_a_run_replays_exactly_from_the_response_cache(tmp_path):
     # A new run with an empty script: every answer must come from the cache.
     again = synthesize(tmp_path / "b", task, _client(tmp_path, "replay", []), Settings(),
                        test_games=5)
-    assert first["status"] == again["status"] == "solved"
-    assert first["scripted_answers"] == 2
+    assert first.status == again.status == "solved"
+    assert first.scripted_answers == 2
     for name in ("tree.json", "cwm.py"):
         assert (tmp_path / "a" / name).read_text() == (tmp_path / "b" / name).read_text()
 
@@ -53,9 +53,9 @@ def test_the_layers_call_budget_ends_the_search_cleanly(tmp_path):
     client = llm.make_client(config, backend=llm.ScriptedLLM(SCRIPT))
     meta = synthesize(tmp_path / "run", reference_task("tic_tac_toe", games=3), client,
                       Settings(), test_games=0)
-    assert meta["status"] == "budget spent" and meta["calls"] == 1
-    assert "budget" in meta["stopped_by"].lower()
-    assert meta["best"]["train_accuracy"] < 1.0
+    assert meta.status == "budget spent" and meta.calls == 1
+    assert "budget" in meta.stopped_by.lower()
+    assert meta.best.train_accuracy < 1.0
 
 
 def test_a_hand_driven_run_resumes_through_the_exchange_files(tmp_path):
@@ -72,4 +72,4 @@ def test_a_hand_driven_run_resumes_through_the_exchange_files(tmp_path):
     (folder / "response_000002.md").write_text(SCRIPT[1])
     meta = synthesize(tmp_path / "run", None, ExchangeBackend(folder, settle_s=0.1),
                       resume=True)
-    assert meta["status"] == "solved" and meta["calls"] == 2
+    assert meta.status == "solved" and meta.calls == 2

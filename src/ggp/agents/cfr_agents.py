@@ -42,7 +42,7 @@ from ggp.core.protocol import (
     information_state_key,
 )
 from ggp.cwm.solve import CWMSolution, SolveSettings, solve_cwm
-from ggp.sandbox.hosted import model_file
+from ggp.rundir import model_file
 
 log = logging.getLogger("ggp.cwm")
 

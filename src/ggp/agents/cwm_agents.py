@@ -45,9 +45,8 @@ from ggp.agents.settings import (
 )
 from ggp.core.model import WorldModel
 from ggp.core.protocol import Action, ObsActionHistory
-from ggp.cwm.rundir import model_source, prior_file, value_file
+from ggp.rundir import model_file, model_source, prior_file, value_file
 from ggp.sandbox import Limits, SandboxFailure, Worker
-from ggp.sandbox.hosted import model_file
 from ggp.sandbox.pool import POOL
 
 log = logging.getLogger("ggp.cwm")

@@ -37,13 +37,24 @@ from typing import Any
 
 from ggp.benchmark.suite import Suite, SuiteGame
 from ggp.core.errors import GGPError
+from ggp.rundir import (
+    EXCHANGES,
+    METADATA,
+    TRAJECTORIES,
+    Best,
+    RunMetadata,
+    RunStore,
+    TestInfo,
+    TrainInfo,
+    metadata_if_any,
+)
+
 
 class RunnerError(GGPError):
     """A suite run cannot go on (a missing recorded run, a folder in the way)."""
 
 
 #: Statuses of a synthesis that finished (the others resume).
-FINISHED = ("solved", "budget spent")
 
 
 @dataclass(frozen=True)
@@ -185,19 +196,19 @@ def run_game(game: SuiteGame, out: Path, options: BenchOptions,
 
 
 def _synthesis(game: SuiteGame, run_dir: Path, options: BenchOptions,
-               settings: dict[str, Any], status: _Status) -> dict[str, Any]:
+               settings: dict[str, Any], status: _Status) -> RunMetadata:
     """The game's synthesis run: read back when finished, resumed when interrupted,
     started otherwise (reproduced from the recorded suite with ``replay``)."""
     from ggp.synth.refine import Settings
     from ggp.synth.run import model_file_task, synthesize
 
-    meta_file = run_dir / "metadata.json"
-    if meta_file.is_file():
-        meta = json.loads(meta_file.read_text(encoding="utf-8"))
-        if meta.get("status") in FINISHED:
+    store = RunStore(run_dir)
+    if store.exists():
+        meta = store.load_metadata()
+        if meta.is_finished:
             return meta
     recorded = recorded_run(options.replay, game.name) if options.replay else None
-    replay_from = recorded / "exchanges.jsonl" if recorded else None
+    replay_from = recorded / EXCHANGES if recorded else None
     llm, info = (options.llm(game.name, run_dir) if options.llm is not None
                  else (None, {"name": "replay", "model": None}))
     budget = settings["budget"]
@@ -210,7 +221,7 @@ def _synthesis(game: SuiteGame, run_dir: Path, options: BenchOptions,
         status(name, done, total)
 
     try:
-        if meta_file.is_file():
+        if store.exists():
             status("synthesis", 0, budget, "resuming")
             return synthesize(run_dir, None, llm, resume=True, replay_from=replay_from,
                               on_progress=on_progress, on_phase=on_phase)
@@ -250,50 +261,53 @@ def _recorded_plan(game: SuiteGame, recorded: Path) -> Any:
     from ggp.synth.refine import Settings
     from ggp.synth.run import ReplayPlan, model_file_task, replay_plan
 
-    if (recorded / "trajectories.jsonl").is_file():
+    if (recorded / TRAJECTORIES).is_file():
         return replay_plan(recorded)
-    meta = json.loads((recorded / "metadata.json").read_text(encoding="utf-8"))
+    meta = RunStore(recorded).load_metadata()
+    train, test = meta.train or TrainInfo(), meta.test or TestInfo()
+    seed = meta.seeds.trajectories if meta.seeds else None
     try:
-        train, test = meta["train"], meta.get("test") or {}
-        settings = Settings(**meta["settings"])
-        players = test.get("players") if isinstance(test.get("players"), list) else None
-        task = model_file_task(game.file, games=int(train["games"]),
-                               seed=int(meta["seeds"]["trajectories"]),
-                               players=list(train.get("players", ["random"])),
-                               deck=train.get("deck", "open"),
-                               view_player=int(train.get("view_player", 0)),
-                               test_games=int(test.get("games", 0)), test_players=players)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RunnerError(f"{recorded}/metadata.json does not say how its games were "
+        if meta.settings is None or train.games is None or seed is None:
+            raise ValueError("settings, train.games or seeds.trajectories")
+        settings = Settings(**meta.settings)
+        players = test.players if isinstance(test.players, list) else None
+        task = model_file_task(game.file, games=int(train.games), seed=int(seed),
+                               players=list(train.players or ["random"]),
+                               deck=train.deck or "open",
+                               view_player=int(train.view_player or 0),
+                               test_games=int(test.games or 0), test_players=players)
+    except (TypeError, ValueError) as exc:
+        raise RunnerError(f"{recorded}/{METADATA} does not say how its games were "
                           f"recorded (missing or wrong {exc}).") from None
-    return ReplayPlan(task, settings, int(test.get("games", 0)), players,
-                      {**meta.get("backend", {}), "replayed_from": str(recorded)})
+    backend = meta.backend.to_dict() if meta.backend else {}
+    return ReplayPlan(task, settings, int(test.games or 0), players,
+                      {**backend, "replayed_from": str(recorded)})
 
 
 def _rate(pair: Any) -> float | None:
     return pair[0] / pair[1] if isinstance(pair, list) and len(pair) == 2 and pair[1] else None
 
 
-def synthesis_row(run_dir: Path, meta: dict[str, Any]) -> dict[str, Any]:
+def synthesis_row(run_dir: Path, meta: RunMetadata) -> dict[str, Any]:
     """The report's columns read from one synthesis run directory."""
-    test = meta.get("test") or {}
-    by_kind = test.get("by_kind") or {}
-    best = meta.get("best") or {}
+    test = meta.test or TestInfo()
+    by_kind = test.by_kind or {}
+    best = meta.best or Best()
     row: dict[str, Any] = {
-        "status": meta.get("status"),
-        "solved": meta.get("status") == "solved",
-        "calls": meta.get("calls", 0),
-        "replayed_calls": meta.get("replayed_calls", 0),
-        "scripted_answers": meta.get("scripted_answers", 0),
-        "backend": meta.get("backend", {}),
-        "tokens": (meta.get("tokens") or {}).get("total", 0),
-        "time_s": meta.get("time_s"),
-        "train_accuracy": best.get("train_accuracy"),
-        "test_accuracy": test.get("accuracy"),
+        "status": meta.status,
+        "solved": meta.status == "solved",
+        "calls": meta.calls or 0,
+        "replayed_calls": meta.replayed_calls or 0,
+        "scripted_answers": meta.scripted_answers or 0,
+        "backend": meta.backend.to_dict() if meta.backend else {},
+        "tokens": meta.tokens.total or 0 if meta.tokens else 0,
+        "time_s": meta.time_s,
+        "train_accuracy": best.train_accuracy,
+        "test_accuracy": test.accuracy,
         "transition_accuracy": _rate(by_kind.get("transition")),
         "terminal_accuracy": _rate(by_kind.get("terminal")),
         "inference_accuracy": _rate(by_kind.get("inference")),
-        "test_tests": test.get("tests"),
+        "test_tests": test.tests,
         "run": str(run_dir),
     }
     row["one_call"] = bool(row["solved"] and row["calls"] == 1)
@@ -629,9 +643,8 @@ def export_recorded(out: str | Path, dest: str | Path, *, slim: bool = False) ->
     exported = []
     for game in games:
         run = out / game / "synth"
-        meta = run / "metadata.json"
-        if not meta.is_file() or json.loads(meta.read_text(encoding="utf-8")).get(
-                "status") not in FINISHED:
+        meta = metadata_if_any(run)
+        if meta is None or not meta.is_finished:
             continue
         (dest / game).mkdir(parents=True, exist_ok=True)
         for name in RECORDED_FILES:

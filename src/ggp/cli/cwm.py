@@ -148,6 +148,7 @@ def priors_command(
     """Synthesize policy priors for RUN's model, check them, duel them against no prior,
     and select one (policy_prior.py); rerun the same command to resume."""
     from ggp.core.registry import make_game
+    from ggp.rundir import POLICY_PRIOR
     from ggp.synth.prior import synthesize_priors
 
     if candidates < 1 or matches < 1 or sims < 1 or games < 1 or call_seconds <= 0:
@@ -167,7 +168,7 @@ def priors_command(
         console.print(f"prior {entry['id']}: {verdict}")
     chosen = record["selected"]
     console.print(f"selected: {record['candidates'][chosen]['file']} -> "
-                  f"{Path(run) / 'policy_prior.py'}" if chosen is not None else
+                  f"{Path(run) / POLICY_PRIOR}" if chosen is not None else
                   "selected: none (the search keeps no prior)")
 
 

@@ -8,7 +8,6 @@ Synthesized code is untrusted: it runs only inside sandboxed worker processes
   match as the "true" game runs in :mod:`ggp.sandbox.hosted` instead;
 * :mod:`ggp.cwm.purity` — the checks that let the worker search without copying states:
   audited probes at load, and after every search;
-* :mod:`ggp.cwm.rundir` — finding the model, inference and value files of a synthesis run;
 * :mod:`ggp.cwm.prior_box` — the sandboxed box that calls a synthesized policy prior
   for its checks (:mod:`ggp.synth.prior` judges the answers outside it);
 * :mod:`ggp.cwm.accuracy` — online transition accuracy of a CWM on arena trajectories;

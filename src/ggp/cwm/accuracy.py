@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from ggp.core.model import WorldModel
-from ggp.sandbox.hosted import model_file
+from ggp.rundir import (
+    METADATA,
+    RunError,
+    TestInfo,
+    TrainInfo,
+    load_metadata,
+    model_file,
+)
 from ggp.synth.runner import run_tests
 from ggp.synth.trajectories import TrajectorySet, record_game
 from ggp.synth.unit_tests import generate_tests
@@ -63,17 +70,19 @@ def ground_truth_accuracy(run: str | Path, truth: WorldModel, *,
                           games: int = 20) -> dict[str, Any]:
     """Accuracy of a run's model on open-deck games of the reference (hidden states
     included), regenerated with the run's held-out seed."""
-    from ggp.synth.run import heldout_set
+    from ggp.synth.heldout import heldout_set
 
     run = Path(run)
-    meta = json.loads((run / "metadata.json").read_text(encoding="utf-8"))
-    seed = meta["seeds"]["test_set"]
-    players = meta.get("test", {}).get("players")
+    meta = load_metadata(run)
+    seed = meta.seeds.test_set if meta.seeds else None
+    if seed is None:
+        raise RunError(f"{run}/{METADATA} records no held-out seed (seeds.test_set).")
+    players = (meta.test or TestInfo()).players
     test, _ = heldout_set(truth, games=games, seed=seed,
                           players=players if isinstance(players, list) else None)
     return tests_accuracy(model_file(run).read_text(encoding="utf-8"), test,
                           inference=not truth.metadata.perfect_information,
-                          closed_api=meta.get("train", {}).get("deck") == "closed")
+                          closed_api=(meta.train or TrainInfo()).deck == "closed")
 
 
 BEHAVIOUR_FIELDS = ("current_player", "legal_actions", "observations", "rewards", "terminal")

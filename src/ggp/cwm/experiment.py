@@ -28,10 +28,10 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ggp.core.files import write_output
 from ggp.arena.report import write_report
 from ggp.arena.tournament import TournamentConfig, run_tournament
 from ggp.core.errors import GGPError
+from ggp.core.files import write_output
 from ggp.core.registry import make_game
 from ggp.cwm.accuracy import (
     BEHAVIOUR_FIELDS,
@@ -41,11 +41,20 @@ from ggp.cwm.accuracy import (
 )
 from ggp.llm import LLM
 from ggp.load import load_model
+from ggp.rundir import (
+    EXCHANGES,
+    MODEL,
+    POLICY_PRIOR,
+    PRIOR_EXCHANGES,
+    RunStore,
+    TestInfo,
+    load_metadata,
+)
+from ggp.synth.prior import synthesize_priors
 from ggp.synth.refine import Settings
 from ggp.synth.rejection import reject_bad_samples
 from ggp.synth.run import model_file_task, reference_task, replay_plan, synthesize
 from ggp.synth.trajectories import load_trajectories
-from ggp.synth.prior import synthesize_priors
 from ggp.synth.value import synthesize_values
 
 
@@ -111,10 +120,10 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
     if saved.is_file() and json.loads(saved.read_text())["game"] != config.game:
         raise GGPError(f"{out} holds an experiment on another game; choose another --out.")
     if config.replay:  # the recording decides how the model was trained
-        recorded = json.loads((Path(config.replay) / "metadata.json").read_text())
-        trained = recorded.get("settings", {})
-        config = replace(config, syntheses=1,
-                         deck=recorded.get("train", {}).get("deck", config.deck),
+        recorded = load_metadata(config.replay)
+        trained = recorded.settings or {}
+        deck = recorded.train.deck if recorded.train else None
+        config = replace(config, syntheses=1, deck=deck or config.deck,
                          inference=(trained.get("inference_kind", "history")
                                     if trained.get("inference") else "none"))
     write_output(saved, json.dumps(asdict(config), indent=1) + "\n")
@@ -127,7 +136,7 @@ def run_experiment(out: str | Path, config: ExperimentConfig, llm: LLM | None, *
     else:
         runs = [_synthesis(out / f"synth_{k}", config, kind, k, llm, log)
                 for k in range(config.syntheses)]
-    usable = [r for r in runs if (r / "cwm.py").is_file()]
+    usable = [r for r in runs if (r / MODEL).is_file()]
     if not usable:
         raise GGPError("No synthesis produced a model; nothing to play.")
     log(f"rejection tournament between {len(usable)} models")
@@ -198,7 +207,7 @@ def _priors(kept: list[Path], config: ExperimentConfig, metadata, llm: LLM | Non
     if not config.priors:
         return priors
     for run in kept:
-        if llm is None and not (run / "prior_exchanges.jsonl").is_file():
+        if llm is None and not (run / PRIOR_EXCHANGES).is_file():
             log(f"policy priors for {run.name}: skipped (no language model to ask, and no "
                 "recorded answers)")
             priors[run.name] = "skipped: no language model"
@@ -216,7 +225,7 @@ def _priors(kept: list[Path], config: ExperimentConfig, metadata, llm: LLM | Non
 def _prior_setting(run: Path, config: ExperimentConfig) -> str:
     """The arena agent's prior setting: the run's selected prior when priors are on; an
     explicit ``prior=none`` when they are off but an earlier run selected one."""
-    if not (run / "policy_prior.py").is_file():
+    if not (run / POLICY_PRIOR).is_file():
         return ""
     return ":prior=auto" if config.priors else ":prior=none"
 
@@ -225,9 +234,9 @@ def _replayed(run: Path, recorded: Path, llm: LLM | None,
               log: Callable[[str], None]) -> Path:
     """The recorded run reproduced in ``run`` from its answers (no model unless the
     recording lacks one), with its own settings and held-out set."""
-    meta_file = run / "metadata.json"
-    if meta_file.is_file():
-        if json.loads(meta_file.read_text()).get("status") in ("solved", "budget spent"):
+    store = RunStore(run)
+    if store.exists():
+        if store.load_metadata().is_finished:
             return run
         log("resuming the replay")
         synthesize(run, None, llm, resume=True)
@@ -236,16 +245,15 @@ def _replayed(run: Path, recorded: Path, llm: LLM | None,
     plan = replay_plan(recorded)
     synthesize(run, plan.task, llm, plan.settings, backend=plan.backend,
                test_games=plan.test_games, test_players=plan.test_players,
-               replay_from=recorded / "exchanges.jsonl")
+               replay_from=recorded / EXCHANGES)
     return run
 
 
 def _synthesis(run: Path, config: ExperimentConfig, kind: str, k: int, llm: LLM | None,
                log: Callable[[str], None]) -> Path:
-    meta_file = run / "metadata.json"
-    if meta_file.is_file():
-        meta = json.loads(meta_file.read_text())
-        if meta.get("status") in ("solved", "budget spent"):
+    store = RunStore(run)
+    if store.exists():
+        if store.load_metadata().is_finished:
             return run
         log(f"resuming synthesis {k}")
         synthesize(run, None, llm, resume=True)
@@ -302,15 +310,15 @@ def _summary(config: ExperimentConfig, kind: str, runs: list[Path], rejection: d
              values: dict, online: dict, report: dict) -> dict[str, Any]:
     syntheses = []
     for k, run in enumerate(runs):
-        meta = json.loads((run / "metadata.json").read_text())
-        test = meta.get("test") or {}
+        meta = load_metadata(run)
+        test = meta.test or TestInfo()
         syntheses.append({
-            "run": run.name, "status": meta.get("status"), "calls": meta.get("calls"),
-            "scripted_answers": meta.get("scripted_answers", 0),
-            "train_accuracy": (meta.get("best") or {}).get("train_accuracy"),
-            "test_accuracy": test.get("accuracy"),
-            "test_transition_accuracy": test.get("transition_accuracy"),
-            "test_inference_accuracy": test.get("inference_accuracy"),
+            "run": run.name, "status": meta.status, "calls": meta.calls,
+            "scripted_answers": meta.scripted_answers or 0,
+            "train_accuracy": meta.best.train_accuracy if meta.best else None,
+            "test_accuracy": test.accuracy,
+            "test_transition_accuracy": test.transition_accuracy,
+            "test_inference_accuracy": test.inference_accuracy,
             "rejection_score": (rejection["scores"][k] if k < len(rejection["scores"])
                                 else None),
             "kept": str(run) in rejection["kept"]})

@@ -36,10 +36,8 @@ from typing import Any
 from ggp.agents import AgentSpecError, check_spec, parse_agent_spec
 from ggp.core.errors import GGPError
 from ggp.core.protocol import GameMetadata
-from ggp.sandbox.hosted import model_file
+from ggp.rundir import AGENT_SELECTION, model_file
 
-#: The record's file name in the run directory.
-SELECTION_FILE = "agent_selection.json"
 #: Settings the selector owns: every candidate gets the same ones.
 OWNED = ("run", "sims", "time")
 
@@ -205,7 +203,7 @@ def choose(duels: list[dict[str, Any]], candidates: list[str],
 def selected_spec(run_dir: str | Path) -> str | None:
     """The candidate a finished selection of ``run_dir`` chose (as its user wrote it,
     without run, sims and time), or None when it has no finished selection."""
-    path = Path(run_dir) / SELECTION_FILE
+    path = Path(run_dir) / AGENT_SELECTION
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
@@ -222,7 +220,7 @@ def _singular(unit: str) -> str:
 
 
 def _write(run: Path, record: dict[str, Any]) -> None:
-    path = run / SELECTION_FILE
+    path = run / AGENT_SELECTION
     part = path.with_name(path.name + ".part")
     part.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     part.replace(path)

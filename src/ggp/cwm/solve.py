@@ -44,8 +44,8 @@ import numpy as np
 
 from ggp.core.errors import GGPError
 from ggp.core.protocol import Action, GameMetadata, canonical_json
+from ggp.rundir import MODEL, model_file
 from ggp.sandbox import Limits, SandboxFailure, Worker
-from ggp.sandbox.hosted import model_file
 from ggp.search.tabular import (
     GameTree,
     Infoset,
@@ -124,7 +124,7 @@ def model_digest(source: str, metadata: GameMetadata | None) -> str:
 def cache_path(model: Path) -> Path:
     """Where a model's solution is kept: ``cfr_policy.json`` next to a run's ``cwm.py``,
     ``NAME.cfr_policy.json`` next to another .py file."""
-    if model.name == "cwm.py":
+    if model.name == MODEL:
         return model.with_name("cfr_policy.json")
     return model.with_name(model.stem + ".cfr_policy.json")
 
@@ -159,7 +159,7 @@ def enumerate_tree(path: Path, metadata: GameMetadata | None,
                    settings: SolveSettings = SolveSettings()) -> GameTree:
     """The validated game tree of the model file ``path``, walked in a sandboxed worker
     (see the module docstring). Raises :class:`CWMSolveError` with one line."""
-    name = path.name if path.name != "cwm.py" else str(path.parent.name) + "/cwm.py"
+    name = path.name if path.name != MODEL else f"{path.parent.name}/{MODEL}"
     source = path.read_text(encoding="utf-8")
     init = {"source": source, "filename": str(path),
             "metadata": metadata.to_dict() if metadata else None}

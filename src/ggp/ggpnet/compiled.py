@@ -35,7 +35,7 @@ from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, canonical_json
 from ggp.ggpnet.choosers import Chooser, Decision, SearchChooser, Stopped
 from ggp.sandbox import Limits, SandboxFailure, Worker
-from ggp.sandbox.hosted import model_file
+from ggp.rundir import model_file
 from ggp.sandbox.modelbox import CallBox
 from ggp.synth.differential import default_limits, first_difference, local_replay, replay
 

@@ -281,7 +281,7 @@ def api_key_from_env(variable: str, *, required: bool) -> str | None:
     if key is None and required:
         raise LLMConfigError(
             f"No API key: set the environment variable {variable} (or name another one "
-            "in GGP_LLM_API_KEY_ENV, or with --api-key-env in 'ggp synth' and 'ggp llm "
+            "in GGP_LLM_API_KEY_ENV, or with --api-key-env in 'ggp synth run' and 'ggp llm "
             "check'). A local server (--backend ollama, vllm or lmstudio) needs no key."
         )
     return key

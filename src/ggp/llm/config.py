@@ -55,7 +55,7 @@ SETUP_HELP = (
     "anthropic (ANTHROPIC_API_KEY), google (GEMINI_API_KEY); ollama, vllm or lmstudio for a "
     "local server (no key; --base-url if it is not at its usual address); or exchange with "
     "--exchange-dir DIR to answer the prompts yourself as files. Without any model, replay "
-    "a recorded run offline: ggp synth --replay examples/recorded/leduc_poker")
+    "a recorded run offline: ggp synth replay examples/recorded/leduc_poker")
 _FORBIDDEN_KEYS = ("api_key", "key", "token", "secret", "password")
 
 

@@ -28,6 +28,8 @@ from typing import Any
 from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel, load_model_source
 from ggp.core.protocol import CHANCE, TERMINAL, GameMetadata, State
+
+from ggp.rundir import model_file
 from ggp.sandbox import Limits, SandboxFailure
 from ggp.sandbox.pool import POOL
 
@@ -37,23 +39,6 @@ HOST_ENTRY = "ggp.sandbox.hosted"
 
 class HostFailure(GGPError):
     """The hosted model failed to load, or failed (raised, timed out, crashed) in a call."""
-
-
-class ModelSourceError(GGPError):
-    """A model source names no usable model file."""
-
-
-def model_file(source: str | Path) -> Path:
-    """The absolute path of the model of ``source``: a synthesis run directory (its
-    ``cwm.py``) or a ``.py`` file. Absolute because sandboxed workers run elsewhere."""
-    path = Path(source).expanduser().resolve()
-    if path.is_dir():
-        path = path / "cwm.py"
-    if not path.is_file() or path.suffix != ".py":
-        raise ModelSourceError(
-            f"No code world model at {source}: give a synthesis run directory holding "
-            "cwm.py, or a .py model file.")
-    return path
 
 
 def load_guarded(source: str, filename: str, metadata: dict[str, Any] | None) -> WorldModel:
@@ -245,5 +230,5 @@ class HostedModel(WorldModel):
         self.close()
 
 
-__all__ = ["HOST_ENTRY", "HostFailure", "HostedModel", "ModelHost", "ModelSourceError",
-           "load_guarded", "make_handler", "model_file"]
+__all__ = ["HOST_ENTRY", "HostFailure", "HostedModel", "ModelHost", "load_guarded",
+           "make_handler"]

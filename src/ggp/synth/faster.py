@@ -1,4 +1,4 @@
-"""Speed refinement (``ggp synth --faster RUN|MODEL``): a language model rewrites a correct
+"""Speed refinement (``ggp synth faster RUN|MODEL``): a language model rewrites a correct
 but slow world model into a faster one, and only a proven equal, measured faster program
 is kept.
 
@@ -43,6 +43,22 @@ from typing import Any
 
 from ggp.core.errors import GGPError
 from ggp.llm import LLM
+from ggp.rundir import (
+    CANDIDATES,
+    EXCHANGES,
+    FASTER_FORMAT,
+    FASTER_MODEL,
+    METADATA,
+    MODEL,
+    ORIGINAL,
+    REFERENCE_SOURCE,
+    REPORT,
+    TEST_TRAJECTORIES,
+    TRAJECTORIES,
+    RunStore,
+)
+from ggp.sandbox import SandboxFailure
+from ggp.sandbox.modelbox import lit, step
 from ggp.synth import prompts
 from ggp.synth.differential import (
     DifferentialError,
@@ -52,11 +68,8 @@ from ggp.synth.differential import (
     search_trajectories,
 )
 from ggp.synth.llm import RecordingLLM
-from ggp.synth.run import RunStore
-from ggp.sandbox import SandboxFailure
-from ggp.sandbox.modelbox import lit, step
 
-FORMAT = "faster-1"
+FORMAT = FASTER_FORMAT
 
 
 class FasterError(GGPError):
@@ -125,25 +138,25 @@ def _run_source(path: Path) -> Source:
     from ggp.synth.trajectories import load_trajectories
 
     store = RunStore(path)
-    if not store.file("cwm.py").is_file():
-        raise FasterError(f"{path} holds no cwm.py: not a synthesis run with a program.")
-    meta = store.read_json("metadata.json")
-    settings = Settings(**meta["settings"])
-    if store.file("trajectories.jsonl").is_file():
-        train = load_trajectories(store.file("trajectories.jsonl"))
-    elif meta.get("source") == "reference game":  # a recorded run keeps only its answers:
-        from ggp.synth.run import replay_plan      # its training games are played again
+    if not store.file(MODEL).is_file():
+        raise FasterError(f"{path} holds no {MODEL}: not a synthesis run with a program.")
+    meta = store.load_metadata()
+    settings = Settings(**(meta.settings or {}))
+    if store.file(TRAJECTORIES).is_file():
+        train = load_trajectories(store.file(TRAJECTORIES))
+    elif meta.source == REFERENCE_SOURCE:  # a recorded run keeps only its answers:
+        from ggp.synth.run import replay_plan  # its training games are played again
 
         train = replay_plan(path).task.train
     else:
         raise FasterError(f"{path} has no trajectories.jsonl to rebuild its unit tests from.")
     inference = settings.inference or train.deck == "closed"
     tests = _tests(train, settings, inference)
-    held = store.file("test_trajectories.jsonl")
+    held = store.file(TEST_TRAJECTORIES)
     if held.is_file():
         tests += _tests(load_trajectories(held), settings, inference, prefix="Heldout",
                         random_play=0)
-    return Source(str(meta.get("game", path.name)), store.file("cwm.py").read_text(
+    return Source(str(meta.game or path.name), store.file(MODEL).read_text(
         encoding="utf-8"), "run", str(path), tests)
 
 
@@ -218,27 +231,27 @@ def refine_speed(run_dir: str | Path, source: Source | None, llm: LLM | None,
     ``on_phase(name, done, total)`` reports the slow phases."""
     store = RunStore(run_dir)
     if resume:
-        meta = store.read_json("metadata.json")
+        meta = store.read_json(METADATA)
         if meta.get("format") != FORMAT:
-            raise FasterError(f"{run_dir} is not a speed refinement (ggp synth --faster).")
+            raise FasterError(f"{run_dir} is not a speed refinement (ggp synth faster).")
         settings = FasterSettings(**meta["settings"])
         source = recorded_source(store.path)
     else:
         if source is None:
             raise FasterError("Nothing to speed up: give a run folder or a model file.")
         if store.exists():
-            raise FasterError(f"{store.path} already holds a run. Resume it with --resume, "
+            raise FasterError(f"{store.path} already holds a run. Resume it with ggp synth resume, "
                               "or choose another output directory.")
         store.path.mkdir(parents=True, exist_ok=True)
-        store.write("original.py", source.code)
+        store.write(ORIGINAL, source.code)
         meta = {"format": FORMAT, "kind": "faster", "game": source.name,
                 "source": {"origin": source.origin, "path": source.path},
                 "backend": backend or {}, "settings": asdict(settings),
                 "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 "status": "running"}
-        store.write_json("metadata.json", meta)
+        store.write_json(METADATA, meta)
     phase = on_phase or (lambda name, done, total: None)
-    recorder = RecordingLLM(llm, store.file("exchanges.jsonl"),
+    recorder = RecordingLLM(llm, store.file(EXCHANGES),
                             replay_from=Path(replay_from) if replay_from else None)
     evaluated: list[dict[str, Any]] = []  # rebuilt on resume: answers and evidence
     replayed = scripted = 0                 # come back from the log and the cache
@@ -274,11 +287,11 @@ def refine_speed(run_dir: str | Path, source: Source | None, llm: LLM | None,
                 record = _evaluate(store, code, source, original, extra, settings, phase)
                 record["call"] = call
             evaluated.append(record)
-            store.write_json("candidates.json", evaluated)
+            store.write_json(CANDIDATES, evaluated)
             replayed += answer.replayed
             scripted += answer.scripted
             meta.update(calls=call, replayed_calls=replayed, scripted_answers=scripted)
-            store.write_json("metadata.json", meta)
+            store.write_json(METADATA, meta)
             if record["accepted"]:
                 kept = (index, code, record)
                 break
@@ -291,7 +304,7 @@ def refine_speed(run_dir: str | Path, source: Source | None, llm: LLM | None,
     meta["time_s"] = round(float(meta.get("time_s", 0.0)) + time.monotonic() - started, 3)
     if kept is not None:
         index, code, record = kept
-        store.write("faster.py", _header(meta, index, record) + code.rstrip() + "\n")
+        store.write(FASTER_MODEL, _header(meta, index, record) + code.rstrip() + "\n")
         meta["status"] = "faster"
         meta["kept"] = {"candidate": index, **{k: record[k] for k in
                                                ("speedup", "agreement", "trajectories",
@@ -300,8 +313,8 @@ def refine_speed(run_dir: str | Path, source: Source | None, llm: LLM | None,
         meta["status"] = "no faster program"
         meta["kept"] = None
     meta["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    store.write_json("report.json", {"kept": meta["kept"], "candidates": evaluated})
-    store.write_json("metadata.json", meta)
+    store.write_json(REPORT, {"kept": meta["kept"], "candidates": evaluated})
+    store.write_json(METADATA, meta)
     return meta
 
 
@@ -309,12 +322,12 @@ def recorded_source(folder: str | Path) -> Source:
     """The original of an earlier speed refinement (its ``original.py``, its name, and
     the unit tests of its run when it came from one)."""
     store = RunStore(folder)
-    meta = store.read_json("metadata.json")
+    meta = store.read_json(METADATA)
     src = meta.get("source", {})
     tests: list = []
     if src.get("origin") == "run" and Path(src.get("path", "")).is_dir():
         tests = _run_source(Path(src["path"])).tests
-    return Source(meta["game"], store.file("original.py").read_text(encoding="utf-8"),
+    return Source(meta["game"], store.file(ORIGINAL).read_text(encoding="utf-8"),
                   src.get("origin", "?"), src.get("path", "?"), tests)
 
 
@@ -325,7 +338,7 @@ def _measured(store: RunStore, meta: dict, replay_from: str | Path | None, box: 
     for folder in ([Path(replay_from).parent] if replay_from else []) + [store.path]:
         recorded = RunStore(folder)
         if recorded.file("hotspots.txt").is_file() and recorded.exists():
-            speed = recorded.read_json("metadata.json").get("original_playouts_per_s")
+            speed = recorded.read_json(METADATA).get("original_playouts_per_s")
             if isinstance(speed, (int, float)):
                 hotspots = recorded.file("hotspots.txt").read_text(encoding="utf-8")
                 store.write("hotspots.txt", hotspots)
@@ -333,7 +346,7 @@ def _measured(store: RunStore, meta: dict, replay_from: str | Path | None, box: 
                 return hotspots, float(speed)
     hotspots, speed = _profile(store, box, settings, phase)
     meta["original_playouts_per_s"] = speed
-    store.write_json("metadata.json", meta)
+    store.write_json(METADATA, meta)
     return hotspots, speed
 
 

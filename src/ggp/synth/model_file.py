@@ -1,6 +1,6 @@
 """A user's own game given as a Python model file, used as the ground truth of a synthesis.
 
-``ggp synth path/to/game.py`` treats the file exactly as a registered game: training and
+``ggp synth run path/to/game.py`` treats the file exactly as a registered game: training and
 held-out games are recorded from it, the rules come from ``--rules FILE`` or the module's
 ``RULES`` string. The file is still user code, so it never runs in the ggp process: the
 whole recording happens in a sandboxed worker (offline, with memory and CPU limits), which
@@ -103,7 +103,7 @@ def main(payload: dict[str, Any]) -> dict[str, Any]:
     """Sandbox entry: load the model and record its games (never call in-process)."""
     from ggp.core.errors import GGPError as Error
     from ggp.core.model import load_model_source
-    from ggp.synth.run import heldout_set
+    from ggp.synth.heldout import heldout_set
     from ggp.synth.trajectories import close_deck, collect, save_trajectories
 
     try:

@@ -50,10 +50,22 @@ from typing import Any
 from ggp.agents import AgentSpecError, check_spec
 from ggp.core.errors import GGPError
 from ggp.core.protocol import GameMetadata
-from ggp.cwm.rundir import model_source, value_file
 from ggp.llm import LLM
+from ggp.rundir import (
+    METADATA,
+    POLICY_PRIOR,
+    PRIOR_CANDIDATES,
+    PRIOR_EXCHANGES,
+    PRIOR_SELECTION,
+    RULES,
+    RunMetadata,
+    load_metadata,
+    model_file,
+    model_source,
+    value_file,
+)
 from ggp.sandbox import Limits, SandboxFailure, Worker
-from ggp.sandbox.hosted import HostedModel, HostFailure, model_file
+from ggp.sandbox.hosted import HostedModel, HostFailure
 from ggp.synth.llm import RecordingLLM
 from ggp.synth.prompts import extract_code_blocks
 
@@ -346,14 +358,16 @@ def _require_prior_search(specs: tuple[str, str]) -> None:
                 f"The prior duel needs CWM agents that take prior=FILE|none ({exc})") from exc
 
 
-def _rules(run: Path, meta: dict[str, Any]) -> str:
-    if (run / "rules.txt").is_file():
-        return (run / "rules.txt").read_text(encoding="utf-8")
+def _rules(run: Path, meta: RunMetadata) -> str:
+    if (run / RULES).is_file():
+        return (run / RULES).read_text(encoding="utf-8")
     from ggp.core.registry import make_game
 
+    if not meta.game:
+        return ""
     try:  # a run on a registered game: its rules text, as synthesis had it
-        return make_game(meta["game"]).rules
-    except (GGPError, KeyError):
+        return make_game(meta.game).rules
+    except GGPError:
         return ""
 
 
@@ -375,11 +389,10 @@ def synthesize_priors(run_dir: str | Path, llm: LLM | None, metadata: GameMetada
     model_code = model.read_text(encoding="utf-8")
     # what the agent will load: the model, the value function it plays with, the prior
     program = model_source(model, value_file(run, value))
-    meta = json.loads((run / "metadata.json").read_text()) \
-        if (run / "metadata.json").is_file() else {}
+    meta = load_metadata(run) if (run / METADATA).is_file() else RunMetadata()
     if duel is None:
         duel = duel_on_model
-        _require_prior_search(duel_specs(model, metadata, run / "policy_prior.py",
+        _require_prior_search(duel_specs(model, metadata, run / POLICY_PRIOR,
                                          sims=sims, rollouts=rollouts, value=value))
     settings = {"candidates": candidates, "matches": matches, "sims": sims,
                 "rollouts": rollouts, "value": value, "games": games,
@@ -390,14 +403,14 @@ def synthesize_priors(run_dir: str | Path, llm: LLM | None, metadata: GameMetada
         return finished
     log(f"priors: sampling decision points of {games} random games of {model}")
     cases = sample_decisions(model, metadata, games=games, seed=seed, max_states=max_states)
-    prompt = prior_prompt(meta.get("game", run.name), _rules(run, meta), model_code,
+    prompt = prior_prompt(meta.game or run.name, _rules(run, meta), model_code,
                           prompt_examples(cases),
                           perfect_information=metadata.perfect_information)
-    recorder = RecordingLLM(llm, run / "prior_exchanges.jsonl")
+    recorder = RecordingLLM(llm, run / PRIOR_EXCHANGES)
     record: dict[str, Any] = {"settings": settings, "decisions": len(cases),
                               "candidates": [], "scripted_answers": 0, "selected": None,
                               "complete": False}
-    (run / "priors").mkdir(exist_ok=True)
+    (run / PRIOR_CANDIDATES).mkdir(exist_ok=True)
     # every answer first: with the file exchange, whoever answers gets the prompts one
     # after another instead of one per duel
     answers = []
@@ -413,7 +426,7 @@ def synthesize_priors(run_dir: str | Path, llm: LLM | None, metadata: GameMetada
         _write(run, record)  # what is done so far, for anyone watching a long run
     record["selected"] = select_prior(record["candidates"])
     record["complete"] = True
-    selected = run / "policy_prior.py"
+    selected = run / POLICY_PRIOR
     if record["selected"] is not None:
         chosen = record["candidates"][record["selected"]]
         selected.write_text((run / chosen["file"]).read_text(), encoding="utf-8")
@@ -437,7 +450,7 @@ def _candidate(run: Path, model: Path, program: str, metadata: GameMetadata, tex
         entry["check"] = {"ok": False, "error": "no code in the answer", "checked": 0}
         log(f"{tag}: refused: no code in the answer")
         return entry
-    path = run / "priors" / f"prior_{k}.py"
+    path = run / PRIOR_CANDIDATES / f"prior_{k}.py"
     code = "\n\n".join(blocks) + "\n"
     path.write_text(code, encoding="utf-8")
     entry["file"] = str(path.relative_to(run))
@@ -453,7 +466,7 @@ def _candidate(run: Path, model: Path, program: str, metadata: GameMetadata, tex
     digest = hashlib.sha256(code.encode()).hexdigest()[:12]
     entry["vs_no_prior"] = duel(
         model, metadata, agent, opponent, matches=settings["matches"],
-        seed=settings["seed"], journal=run / "priors" / f"duel_{k}_{digest}.jsonl",
+        seed=settings["seed"], journal=run / PRIOR_CANDIDATES / f"duel_{k}_{digest}.jsonl",
         on_match=lambda done, total: log(f"{tag}: duel {done}/{total} matches"))
     result = entry["vs_no_prior"]
     log(f"{tag}: margin {result['margin']:+.3f} over {result['matches']} matches "
@@ -476,7 +489,7 @@ def select_prior(candidates: list[dict[str, Any]]) -> int | None:
 def _finished(run: Path, settings: dict[str, Any]) -> dict[str, Any] | None:
     """The run's complete selection record made with ``settings``, if its files are all
     still there (then nothing is redone), else None."""
-    path = run / "prior_selection.json"
+    path = run / PRIOR_SELECTION
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
@@ -485,13 +498,13 @@ def _finished(run: Path, settings: dict[str, Any]) -> dict[str, Any] | None:
         return None
     if any(c["file"] and not (run / c["file"]).is_file() for c in record["candidates"]):
         return None
-    if (record["selected"] is not None) != (run / "policy_prior.py").is_file():
+    if (record["selected"] is not None) != (run / POLICY_PRIOR).is_file():
         return None
     return record
 
 
 def _write(run: Path, record: dict[str, Any]) -> None:
-    path = run / "prior_selection.json"
+    path = run / PRIOR_SELECTION
     part = path.with_name(path.name + ".part")
     part.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     part.replace(path)

@@ -20,7 +20,7 @@ from typing import Any
 from ggp.arena.tournament import match_seed
 from ggp.core.protocol import GameMetadata
 from ggp.arena.hosted import play_hosted
-from ggp.sandbox.hosted import model_file
+from ggp.rundir import model_file
 
 
 def agent_spec(run: str | Path, planner: str, settings: str) -> str:

@@ -1,17 +1,7 @@
 """A synthesis run: from rules and trajectories to a saved, measured code world model.
 
-Each run owns a directory::
-
-    metadata.json        game, backend, model, settings, seeds, accuracies, calls, tokens, time
-    rules.txt            the rules text given to the model
-    trajectories.jsonl   the training trajectories
-    tests.py             every training unit test, as one readable unittest module
-    exchanges.jsonl      every request sent to the model and its answer
-    tree.json            every candidate program (node) with its parent and scores
-    programs/node_N.py   the code of each node
-    cwm.py               the best program so far (the result)
-    report.json          the best program's failing training and held-out tests
-
+Each run owns a directory, laid out as :mod:`ggp.rundir` describes (``metadata.json``,
+``rules.txt``, ``trajectories.jsonl``, ``exchanges.jsonl``, ``tree.json``, ``cwm.py``, ...).
 Files are rewritten as the search goes, so an interrupted run can be resumed: the search
 is replayed from ``exchanges.jsonl`` (no model calls for what was already answered) and
 then continues.
@@ -19,21 +9,42 @@ then continues.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 import threading
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from ggp.core.files import make_folder, write_output
-from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.llm import LLM, BudgetExceededError
+from ggp.rundir import (
+    EXCHANGES,
+    FORMAT_VERSION,
+    GDL_SOURCE,
+    METADATA,
+    MODEL,
+    PROGRAMS,
+    REFERENCE_SOURCE,
+    REPORT,
+    RULES,
+    TEST_TRAJECTORIES,
+    TESTS,
+    TRAJECTORIES,
+    TREE,
+    Backend,
+    Best,
+    GdlCopy,
+    RunError,
+    RunMetadata,
+    RunStore,
+    Seeds,
+    TestInfo,
+    Tokens,
+    TrainInfo,
+)
 from ggp.synth import prompts, state_inference
 from ggp.synth.gdl_source import DESCRIPTION_DIR, gdl_rules, is_gdl_spec, load_gdl_truth
+from ggp.synth.heldout import default_test_players, heldout_set
 from ggp.synth.llm import RecordingLLM
 from ggp.synth.refine import Node, Progress, Refiner, Settings
 from ggp.synth.runner import run_tests
@@ -45,12 +56,6 @@ from ggp.synth.trajectories import (
     save_trajectories,
 )
 from ggp.synth.unit_tests import KINDS, generate_tests, render_module
-
-FORMAT_VERSION = 1
-
-
-class RunError(GGPError):
-    """A run directory is missing, incomplete or in the way."""
 
 
 @dataclass(frozen=True)
@@ -98,10 +103,6 @@ def reference_task(spec: str, *, games: int = 5, players: list[str] | None = Non
                 source=GDL_SOURCE if gdl else None, gdl_file=spec if gdl else None)
 
 
-#: The metadata's ``source`` of a run made from a GDL description.
-GDL_SOURCE = "GDL description"
-
-
 def load_ground_truth(spec: str) -> WorldModel:
     """The ground truth named by ``spec``: a registered game, or ggp's reasoner on a GDL
     description (worker processes build theirs through here too)."""
@@ -131,32 +132,33 @@ def replay_plan(run_dir: str | Path,
     requests. Runs on a user's own files replay from the run's ``rules.txt``,
     ``trajectories.jsonl`` and ``test_trajectories.jsonl``."""
     store = RunStore(run_dir)
-    meta = store.read_json("metadata.json")
+    meta = store.load_metadata()
+    train, test = meta.train or TrainInfo(), meta.test or TestInfo()
+    game = meta.truth_spec(store.path)
     try:
-        settings = Settings(**meta["settings"])
-        train, test = meta.get("train", {}), meta.get("test") or {}
-        if meta.get("source") in ("reference game", GDL_SOURCE):
-            game = (meta["game"] if meta["source"] == "reference game"
-                    else str(store.file(meta["gdl"]["file"])))
-            task = reference_task(game, games=train["games"],
-                                  seed=meta["seeds"]["trajectories"],
-                                  players=list(train.get("players", ["random"])),
-                                  deck=train.get("deck", "open"),
-                                  view_player=train.get("view_player", 0),
-                                  on_game=on_game)
+        if meta.settings is None:
+            raise KeyError("settings")
+        settings = Settings(**meta.settings)
+        if meta.source in (REFERENCE_SOURCE, GDL_SOURCE):
+            seed = meta.seeds.trajectories if meta.seeds else None
+            if game is None or train.games is None or seed is None:
+                raise KeyError("game, train.games or seeds.trajectories")
+            task = reference_task(game, games=train.games, seed=seed,
+                                  players=list(train.players or ["random"]),
+                                  deck=train.deck or "open",
+                                  view_player=train.view_player or 0, on_game=on_game)
         else:
-            test_file = store.file("test_trajectories.jsonl")
-            task = user_task(store.file("rules.txt"), store.file("trajectories.jsonl"),
-                             name=meta["game"],
+            test_file = store.file(TEST_TRAJECTORIES)
+            task = user_task(store.file(RULES), store.file(TRAJECTORIES), name=meta.game,
                              test_file=test_file if test_file.is_file() else None)
     except (KeyError, TypeError) as exc:
-        raise RunError(f"{store.file('metadata.json')} does not say how the run was made "
+        raise RunError(f"{store.file(METADATA)} does not say how the run was made "
                        f"(missing or wrong {exc}); name the game and its settings "
                        "instead.") from None
-    players = test.get("players")
-    return ReplayPlan(task, settings, int(test.get("games", 0)),
-                      list(players) if isinstance(players, list) else None,
-                      {**meta.get("backend", {}), "replayed_from": str(run_dir)})
+    backend = meta.backend.to_dict() if meta.backend else {}
+    return ReplayPlan(task, settings, int(test.games or 0),
+                      list(test.players) if isinstance(test.players, list) else None,
+                      {**backend, "replayed_from": str(run_dir)})
 
 
 def user_task(rules_file: str | Path, trajectories_file: str | Path, *,
@@ -203,88 +205,6 @@ def model_file_task(path: str | Path, *, rules_file: str | Path | None = None,
                 test_players=tuple(recorded["test_players"] or ()) or None)
 
 
-def default_test_players(model: WorldModel) -> list[str]:
-    """Random and, when such an agent is registered, a 100-simulation MCTS (ISMCTS for
-    imperfect-information games), as in seed 000."""
-    from ggp.agents import agent_names
-
-    search = "mcts" if model.metadata.perfect_information else "ismcts"
-    return ["random"] + ([f"{search}:sims=100:rollouts=1"] if search in agent_names() else [])
-
-
-def heldout_set(model: WorldModel, *, games: int, seed: int,
-                players: list[str] | None = None, spec: str | None = None,
-                workers: int | None = None,
-                on_game: Callable[[int, int], None] | None = None,
-                ) -> tuple[TrajectorySet, list[str]]:
-    """Seed 000's test set: games where each seat is a random or a search player.
-
-    The search player is MCTS (ISMCTS for imperfect-information games) with a small
-    budget, used only when such an agent is registered; the players actually used are
-    returned so the run can report them. With ``spec`` (the game's registry spec) the
-    games are played on all cores (``workers``) and the set is cached on disk by game,
-    game code, seed, players and count (:func:`heldout_cache_file`), so a second run does
-    not rebuild it.
-    """
-    players = players or default_test_players(model)
-    cached = heldout_cache_file(model, spec, games=games, seed=seed, players=players)
-    if cached is not None and cached.is_file():
-        try:
-            test = load_trajectories(cached)
-            if on_game:
-                on_game(games, games)
-            return test, players
-        except GGPError:
-            pass  # damaged: rebuild it
-    test = collect(model, games=games, seed=seed, mix=players, spec=spec, workers=workers,
-                   on_game=on_game)
-    if cached is not None:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_name(cached.name + f".{os.getpid()}.tmp")
-        save_trajectories(test, tmp)
-        os.replace(tmp, cached)
-    return test, players
-
-
-def cache_dir() -> Path:
-    """Where ggp caches derived data: ``GGP_CACHE_DIR``, else ``$XDG_CACHE_HOME/ggp``, else
-    ``~/.cache/ggp``."""
-    if os.environ.get("GGP_CACHE_DIR"):
-        return Path(os.environ["GGP_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "ggp"
-
-
-def heldout_cache_file(model: WorldModel, spec: str | None, *, games: int, seed: int,
-                       players: list[str]) -> Path | None:
-    """The cache file of a held-out set, or None when it cannot be cached (no registry
-    spec, or no source file to fingerprint the game's code with)."""
-    import inspect
-    import sys
-
-    namespace = model.namespace
-    module = namespace if inspect.ismodule(namespace) else sys.modules.get(
-        getattr(type(namespace), "__module__", ""))
-    source = getattr(module, "__file__", None)
-    if spec is None or not source or not Path(source).is_file():
-        return None
-    code = hashlib.sha256(Path(source).read_bytes())
-    game = spec
-    if is_gdl_spec(spec):
-        # the game is the description, wherever it lies (a run's copy or the original):
-        # its text and the adapter's code decide what the reasoner plays
-        code.update(Path(spec).read_bytes())
-        game = "gdl:" + Path(spec).name
-    key = json.dumps({"game": game, "code": code.hexdigest(), "games": games, "seed": seed,
-                      "players": list(players), "format": FORMAT_VERSION}, sort_keys=True)
-    digest = hashlib.sha256(key.encode()).hexdigest()[:24]
-    return cache_dir() / "heldout" / f"{_safe(spec)}-{digest}.jsonl"
-
-
-def _safe(text: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in text)[:60]
-
-
 class HeldoutJob:
     """Builds a run's held-out set in a background thread, so the first LLM request does
     not wait for it; :meth:`result` waits (reporting progress) and returns it."""
@@ -324,38 +244,6 @@ class HeldoutJob:
         return self._value
 
 
-# --------------------------------------------------------------------------- store
-class RunStore:
-    """Reads and writes one run directory (writes are atomic renames)."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-
-    def file(self, name: str) -> Path:
-        return self.path / name
-
-    def write(self, name: str, text: str) -> None:
-        # a fresh temporary file renamed over the target; a symbolic link planted in
-        # the run folder is refused (ggp.core.files)
-        target = self.file(name)
-        make_folder(target.parent)
-        write_output(target, text)
-
-    def write_json(self, name: str, data: Any) -> None:
-        self.write(name, json.dumps(data, indent=1) + "\n")
-
-    def read_json(self, name: str) -> Any:
-        try:
-            return json.loads(self.file(name).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise RunError(f"{self.path} is not a synthesis run (no {name}).") from None
-        except json.JSONDecodeError as exc:
-            raise RunError(f"{self.file(name)} is damaged: {exc}.") from exc
-
-    def exists(self) -> bool:
-        return self.file("metadata.json").is_file()
-
-
 # --------------------------------------------------------------------------- running
 def synthesize(
     run_dir: str | Path,
@@ -371,7 +259,7 @@ def synthesize(
     replay_from: str | Path | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     on_phase: Callable[[str, int, int], None] | None = None,
-) -> dict[str, Any]:
+) -> RunMetadata:
     """Run (or resume) a synthesis and return its metadata.
 
     ``task`` may be None when resuming: everything is read back from the directory, and
@@ -386,7 +274,7 @@ def synthesize(
         task, settings, meta, job = _load_run(store, on_phase)
         if max_calls is not None:
             settings = replace(settings, max_calls=max_calls)
-            meta["settings"] = asdict(settings)
+            meta.settings = asdict(settings)
     else:
         task, meta, job = _start_run(store, task, settings, backend or {}, test_games,
                                      test_players, on_phase)
@@ -394,29 +282,29 @@ def synthesize(
     inference = settings.inference or task.train.deck == "closed"
     tests = _tests(task.train, settings, inference)
     _write_tests(store, tests)
-    meta["train"] = {"games": len(task.train.trajectories), "deck": task.train.deck,
-                     **({"players": list(task.players), "view_player": task.view_player}
-                        if task.players else {}),
-                     "transitions": task.train.num_transitions(),
-                     "tests": {k: sum(t.kind == k for t in tests) for k in KINDS}}
-    meta["status"] = "running"
-    store.write_json("metadata.json", meta)
+    meta.train = TrainInfo(games=len(task.train.trajectories), deck=task.train.deck,
+                           players=list(task.players) if task.players else None,
+                           view_player=task.view_player if task.players else None,
+                           transitions=task.train.num_transitions(),
+                           tests={k: sum(t.kind == k for t in tests) for k in KINDS})
+    meta.status = "running"
+    store.save_metadata(meta)
 
-    recorder = RecordingLLM(llm, store.file("exchanges.jsonl"),
+    recorder = RecordingLLM(llm, store.file(EXCHANGES),
                             replay_from=Path(replay_from) if replay_from else None)
     tree: dict[int, dict] = {}
 
     def save_node(node: Node) -> None:
-        store.write(f"programs/node_{node.id:04d}.py", node.code)
+        store.write(f"{PROGRAMS}/node_{node.id:04d}.py", node.code)
         tree[node.id] = node.to_dict()
-        store.write_json("tree.json", {"mode": settings.mode, "nodes": list(tree.values())})
+        store.write_json(TREE, {"mode": settings.mode, "nodes": list(tree.values())})
 
     def progress(p: Progress) -> None:
         best = refiner.best
         if best is not None:
-            store.write("cwm.py", _header(meta, best) + best.code.rstrip() + "\n")
-        meta.update(_counters(p))
-        store.write_json("metadata.json", meta)
+            store.write(MODEL, _header(meta, best) + best.code.rstrip() + "\n")
+        _count(meta, p)
+        store.save_metadata(meta)
         if on_progress:
             on_progress(p)
 
@@ -425,23 +313,23 @@ def synthesize(
     refiner = Refiner(task.game, task.rules, tests, recorder, settings, api=api,
                       on_node=save_node, on_progress=progress)
     started = time.monotonic()
-    previous_time = float(meta.get("time_s", 0.0)) if resume else 0.0
+    previous_time = float(meta.time_s or 0.0) if resume else 0.0
     stopped_by = None
     try:
         best = refiner.run()
     except BudgetExceededError as exc:  # the LLM layer's own budget is used up
         best, stopped_by = refiner.best, str(exc)
     finally:
-        meta["time_s"] = round(previous_time + time.monotonic() - started, 3)
-        meta.update(_counters(refiner.progress))
-        meta["status"] = "interrupted"
-        store.write_json("metadata.json", meta)
-    meta["status"] = "solved" if refiner.solved else "budget spent"
+        meta.time_s = round(previous_time + time.monotonic() - started, 3)
+        _count(meta, refiner.progress)
+        meta.status = "interrupted"
+        store.save_metadata(meta)
+    meta.status = "solved" if refiner.solved else "budget spent"
     if stopped_by:
-        meta["stopped_by"] = stopped_by
+        meta.stopped_by = stopped_by
     if job is not None:  # the held-out set, built while the search ran
         test, _ = job.result()
-        save_trajectories(test, store.file("test_trajectories.jsonl"))
+        save_trajectories(test, store.file(TEST_TRAJECTORIES))
         task = replace(task, test=test)
     _finish(store, meta, best, refiner, task, inference, on_phase)
     return meta
@@ -469,125 +357,114 @@ def _tests(trajectories: TrajectorySet, settings: Settings, inference: bool,
 
 
 def _load_run(store: RunStore, on_phase: Callable[[str, int, int], None] | None,
-              ) -> tuple[Task, Settings, dict[str, Any], HeldoutJob | None]:
+              ) -> tuple[Task, Settings, RunMetadata, HeldoutJob | None]:
     """Task, settings and metadata of an existing run directory, and the job rebuilding
     its held-out set when the run stopped before it was written."""
-    meta = store.read_json("metadata.json")
-    test_file = store.file("test_trajectories.jsonl")
-    task = Task(meta["game"], store.file("rules.txt").read_text(encoding="utf-8"),
-                load_trajectories(store.file("trajectories.jsonl")),
-                ground_truth=_ground_truth(meta, store),
+    meta = store.load_metadata()
+    if meta.game is None or meta.settings is None:
+        raise RunError(f"{store.file(METADATA)} names no game or settings; it "
+                       "cannot be resumed.")
+    test_file = store.file(TEST_TRAJECTORIES)
+    train = meta.train or TrainInfo()
+    spec = meta.truth_spec(store.path)
+    task = Task(meta.game, store.file(RULES).read_text(encoding="utf-8"),
+                load_trajectories(store.file(TRAJECTORIES)),
+                ground_truth=None if spec is None else load_ground_truth(spec),
                 test=load_trajectories(test_file) if test_file.is_file() else None,
-                seed=meta.get("seeds", {}).get("trajectories"),
-                players=tuple(meta.get("train", {}).get("players", ())) or None,
-                view_player=meta.get("train", {}).get("view_player", 0),
-                spec=_truth_spec(meta, store))
-    settings = Settings(**meta["settings"])
-    test = meta.get("test") or {}
+                seed=meta.seeds.trajectories if meta.seeds else None,
+                players=tuple(train.players or ()) or None,
+                view_player=train.view_player or 0, spec=spec)
+    settings = Settings(**meta.settings)
+    test = meta.test or TestInfo()
     job = None
-    if (task.test is None and task.ground_truth is not None and test.get("games")
-            and isinstance(test.get("players"), list)):
-        job = HeldoutJob(task, games=test["games"], seed=settings.seed + 1,
-                         players=test["players"], on_phase=on_phase)
+    if (task.test is None and task.ground_truth is not None and test.games
+            and isinstance(test.players, list)):
+        job = HeldoutJob(task, games=test.games, seed=settings.seed + 1,
+                         players=test.players, on_phase=on_phase)
     return task, settings, meta, job
 
 
 def _start_run(store: RunStore, task: Task | None, settings: Settings,
                backend: dict[str, Any], test_games: int, test_players: list[str] | None,
                on_phase: Callable[[str, int, int], None] | None,
-               ) -> tuple[Task, dict[str, Any], HeldoutJob | None]:
+               ) -> tuple[Task, RunMetadata, HeldoutJob | None]:
     """Create the run directory with its inputs and metadata; the held-out set of a
     reference game is started in the background (see :class:`HeldoutJob`)."""
     if task is None:
         raise RunError("Nothing to synthesize: give a game or rules and trajectories.")
     if store.exists():
-        raise RunError(f"{store.path} already holds a run. Resume it with --resume, "
+        raise RunError(f"{store.path} already holds a run. Resume it with ggp synth resume, "
                        "or choose another output directory.")
     meta = _new_metadata(task, settings, backend)
     store.path.mkdir(parents=True, exist_ok=True)
-    store.write("rules.txt", task.rules)
+    store.write(RULES, task.rules)
     if task.gdl_file is not None:  # resume and replay read the game from this copy
         copy = f"{DESCRIPTION_DIR}/{Path(task.gdl_file).name}"
         store.write(copy, Path(task.gdl_file).read_text(encoding="utf-8", errors="replace"))
-        meta["gdl"] = {"file": copy, "original": str(task.gdl_file),
-                       "gdl_ii": bool(task.ground_truth.metadata.extra.get("gdl_ii"))}
-    save_trajectories(task.train, store.file("trajectories.jsonl"))
+        meta.gdl = GdlCopy(file=copy, original=str(task.gdl_file),
+                           gdl_ii=bool(task.ground_truth.metadata.extra.get("gdl_ii")))
+    save_trajectories(task.train, store.file(TRAJECTORIES))
     job = None
     if task.test is None and task.ground_truth is not None and test_games > 0:
         players = test_players or default_test_players(task.ground_truth)
-        meta["test"] = {"games": test_games, "players": players}
+        meta.test = TestInfo(games=test_games, players=players)
         job = HeldoutJob(task, games=test_games, seed=settings.seed + 1, players=players,
                          on_phase=on_phase)
     if task.test is not None:
-        save_trajectories(task.test, store.file("test_trajectories.jsonl"))
-        meta.setdefault("test", {"games": len(task.test.trajectories),
-                                 "players": list(task.test_players or ()) or "from file"})
-    store.write_json("metadata.json", meta)
+        save_trajectories(task.test, store.file(TEST_TRAJECTORIES))
+        if meta.test is None:
+            meta.test = TestInfo(games=len(task.test.trajectories),
+                                 players=list(task.test_players or ()) or "from file")
+    store.save_metadata(meta)
     return task, meta, job
 
 
 def _write_tests(store: RunStore, tests: list) -> None:
     """The training tests as a module that runs on the run's cwm.py."""
-    store.write("tests.py", "# The training tests of this run; `python tests.py` runs them on "
+    store.write(TESTS, "# The training tests of this run; `python tests.py` runs them on "
                 "cwm.py.\nfrom cwm import *  # noqa: F403 - the model under test\n\n"
                 + render_module(tests) + '\n\nif __name__ == "__main__":\n    unittest.main()\n')
 
 
-def _truth_spec(meta: dict, store: RunStore) -> str | None:
-    """The spec a run's ground truth is built from: a registered game's name, or the
-    run's copy of its GDL description; None for runs without a ground truth."""
-    if meta.get("source") == "reference game":
-        return meta["game"]
-    if meta.get("source") == GDL_SOURCE:
-        return str(store.file(meta["gdl"]["file"]))
-    return None
+def _new_metadata(task: Task, settings: Settings, backend: dict[str, Any]) -> RunMetadata:
+    meta = RunMetadata(
+        format=FORMAT_VERSION, game=task.game,
+        source=task.source or (REFERENCE_SOURCE if task.ground_truth is not None
+                               else "user files"),
+        backend=Backend.from_dict(backend, "backend"), settings=asdict(settings),
+        started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    meta.seeds = Seeds(search=settings.seed, test_set=settings.seed + 1)
+    meta.seeds.trajectories = task.seed  # assigned, so that None is written (null) too
+    return meta
 
 
-def _ground_truth(meta: dict, store: RunStore) -> WorldModel | None:
-    spec = _truth_spec(meta, store)
-    return None if spec is None else load_ground_truth(spec)
+def _count(meta: RunMetadata, p: Progress) -> None:
+    """Copy the search's counters into the metadata."""
+    meta.calls, meta.replayed_calls, meta.scripted_answers = p.calls, p.replayed, p.scripted
+    meta.tokens = Tokens(prompt=p.prompt_tokens, completion=p.completion_tokens,
+                         total=p.tokens)
+    meta.nodes, meta.answers_without_code = p.nodes, p.empty_answers
+    meta.best_train_accuracy = p.best_h
 
 
-def _new_metadata(task: Task, settings: Settings, backend: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "format": FORMAT_VERSION,
-        "game": task.game,
-        "source": task.source or ("reference game" if task.ground_truth is not None
-                                  else "user files"),
-        "backend": backend,
-        "settings": asdict(settings),
-        "seeds": {"trajectories": task.seed, "search": settings.seed,
-                  "test_set": settings.seed + 1},
-        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    }
-
-
-def _counters(p: Progress) -> dict[str, Any]:
-    return {"calls": p.calls, "replayed_calls": p.replayed, "scripted_answers": p.scripted,
-            "tokens": {"prompt": p.prompt_tokens, "completion": p.completion_tokens,
-                       "total": p.tokens},
-            "nodes": p.nodes, "answers_without_code": p.empty_answers,
-            "best_train_accuracy": p.best_h}
-
-
-def _header(meta: dict, best: Node) -> str:
-    backend = meta.get("backend", {})
-    source = f"the {backend.get('name', '?')} backend, model {backend.get('model') or '?'}"
-    if meta.get("scripted_answers"):
+def _header(meta: RunMetadata, best: Node) -> str:
+    backend = meta.backend or Backend()
+    source = f"the {backend.name or '?'} backend, model {backend.model or '?'}"
+    if meta.scripted_answers:
         source += "; scripted answers, not a model's work"
-    return (f"# Code world model of {meta['game']!r}, made by ggp synth (answers from "
+    return (f"# Code world model of {meta.game!r}, made by ggp synth (answers from "
             f"{source}).\n# Node {best.id}: training accuracy {best.h:.4f}. "
             "See metadata.json.\n\n")
 
 
-def _finish(store: RunStore, meta: dict, best: Node | None, refiner: Refiner,
+def _finish(store: RunStore, meta: RunMetadata, best: Node | None, refiner: Refiner,
             task: Task, inference: bool,
             on_phase: Callable[[str, int, int], None] | None = None) -> None:
     report: dict[str, Any] = {"train_failures": [], "test_failures": []}
-    meta["best"] = None
+    meta.best = None
     if best is not None:
-        meta["best"] = {"node": best.id, "train_accuracy": best.h,
-                        "train_by_kind": {k: list(v) for k, v in best.by_kind.items()}}
+        meta.best = Best(node=best.id, train_accuracy=best.h,
+                         train_by_kind={k: list(v) for k, v in best.by_kind.items()})
         train_report = refiner.reports[best.id]
         report["train_failures"] = [r.to_dict() for r in train_report.failed()[:20]]
         if task.test is not None:
@@ -597,13 +474,15 @@ def _finish(store: RunStore, meta: dict, best: Node | None, refiner: Refiner,
                                on_test=(lambda done, total: on_phase("held-out tests", done,
                                                                      total))
                                if on_phase else None)
-            meta["test"] = {**meta.get("test", {}), "accuracy": result.pass_rate,
-                            "transition_accuracy": result.rate(("transition",)),
-                            "inference_accuracy": result.rate(("inference",)),
-                            "by_kind": {k: list(v) for k, v in result.by_kind().items()},
-                            "tests": len(heldout)}
+            measured = meta.test or TestInfo()
+            meta.test = measured
+            measured.accuracy = result.pass_rate
+            measured.transition_accuracy = result.rate(("transition",))
+            measured.inference_accuracy = result.rate(("inference",))
+            measured.by_kind = {k: list(v) for k, v in result.by_kind().items()}
+            measured.tests = len(heldout)
             report["test_failures"] = [r.to_dict() for r in result.failed()[:20]]
-    meta["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    store.write_json("report.json", report)
-    store.write_json("metadata.json", meta)
+    meta.finished = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    store.write_json(REPORT, report)
+    store.save_metadata(meta)
 

@@ -26,7 +26,17 @@ from typing import Any
 
 from ggp.core.protocol import GameMetadata
 from ggp.llm import LLM
-from ggp.sandbox.hosted import model_file
+from ggp.rundir import (
+    METADATA,
+    RULES,
+    VALUE_CANDIDATES,
+    VALUE_EXCHANGES,
+    VALUE_FUNCTION,
+    VALUE_SELECTION,
+    RunMetadata,
+    load_metadata,
+    model_file,
+)
 from ggp.synth.llm import RecordingLLM
 from ggp.synth.prompts import extract_code_blocks
 
@@ -72,13 +82,12 @@ def synthesize_values(run_dir: str | Path, llm: LLM | None, metadata: GameMetada
     run = Path(run_dir).resolve()
     model = model_file(run)
     model_code = model.read_text(encoding="utf-8")
-    meta = json.loads((run / "metadata.json").read_text()) if (run / "metadata.json").is_file() \
-        else {}
-    rules = (run / "rules.txt").read_text() if (run / "rules.txt").is_file() else ""
-    recorder = RecordingLLM(llm, run / "value_exchanges.jsonl")
-    prompt = value_prompt(meta.get("game", run.name), rules, model_code)
+    meta = load_metadata(run) if (run / METADATA).is_file() else RunMetadata()
+    rules = (run / RULES).read_text() if (run / RULES).is_file() else ""
+    recorder = RecordingLLM(llm, run / VALUE_EXCHANGES)
+    prompt = value_prompt(meta.game or run.name, rules, model_code)
     record: dict[str, Any] = {"candidates": [], "scripted_answers": 0}
-    (run / "values").mkdir(exist_ok=True)
+    (run / VALUE_CANDIDATES).mkdir(exist_ok=True)
     planner = "cwm_mcts" if metadata.perfect_information else "cwm_ismcts"
     baseline = f"{planner}:run={model}:sims={sims}:rollouts={rollouts}"
     for k in range(candidates):
@@ -90,7 +99,7 @@ def synthesize_values(run_dir: str | Path, llm: LLM | None, metadata: GameMetada
             entry["check"] = {"ok": False, "error": "no code in the answer", "checked": 0}
             record["candidates"].append(entry)
             continue
-        path = run / "values" / f"value_{k}.py"
+        path = run / VALUE_CANDIDATES / f"value_{k}.py"
         path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
         entry["file"] = str(path.relative_to(run))
         entry["check"] = check_candidate(model_code, path.read_text(), seed=seed + k)
@@ -100,13 +109,13 @@ def synthesize_values(run_dir: str | Path, llm: LLM | None, metadata: GameMetada
                                                  matches=matches, seed=seed)
         record["candidates"].append(entry)
     record["selected"] = _select(record["candidates"])
-    selected = run / "value_function.py"
+    selected = run / VALUE_FUNCTION
     if record["selected"] is not None:
         chosen = record["candidates"][record["selected"]]
         selected.write_text((run / chosen["file"]).read_text(), encoding="utf-8")
     elif selected.is_file():
         selected.unlink()
-    (run / "value_selection.json").write_text(json.dumps(record, indent=1) + "\n")
+    (run / VALUE_SELECTION).write_text(json.dumps(record, indent=1) + "\n")
     return record
 
 

@@ -16,7 +16,6 @@ page gets a generic line, the server's log the details.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from dataclasses import dataclass, replace
@@ -28,12 +27,13 @@ from ggp.arena.agent_specs import check_agent_spec, is_file_spec
 from ggp.arena.sandboxed import AGENT_LIMITS, SandboxedAgent
 from ggp.budget import BudgetExceeded
 from ggp.core.errors import GGPError
-from ggp.core.text import clean_line, clean_text
 from ggp.core.model import WorldModel
 from ggp.core.protocol import GameMetadata
 from ggp.core.registry import parse_game_spec, registered_games
+from ggp.core.text import clean_line, clean_text
 from ggp.load import GDL_SUFFIXES, WEB_BUDGET, load_model
-from ggp.sandbox.hosted import HostedModel, HostFailure, model_file
+from ggp.rundir import MODEL, metadata_if_any, model_file
+from ggp.sandbox.hosted import HostedModel, HostFailure
 
 log = logging.getLogger("ggp.web")
 
@@ -151,12 +151,9 @@ def _game_failed(spec: str, exc: BaseException) -> GGPError:
 
 def _reference_game(source: Path) -> str:
     """The registered game a synthesis run modelled (its ``metadata.json``), or ``""``."""
-    meta = source.parent / "metadata.json"
-    try:
-        game = json.loads(meta.read_text(encoding="utf-8")).get("game", "")
-    except (OSError, ValueError, AttributeError):
-        return ""
-    return game if game in registered_games() else ""
+    meta = metadata_if_any(source.parent)
+    game = meta.game if meta is not None else None
+    return game if isinstance(game, str) and game in registered_games() else ""
 
 
 def _probe_metadata(source: Path) -> GameMetadata:
@@ -208,7 +205,7 @@ def game_choices(dirs: list[Path]) -> list[dict[str, Any]]:
         for path in sorted(folder.rglob("*")):
             if len(choices) > 500:
                 break
-            if path.name == "cwm.py":
+            if path.name == MODEL:
                 group, spec = "synthesis run (sandboxed)", str(path.parent)
             elif path.suffix.lower() in GDL_SUFFIXES:
                 group, spec = "GDL", str(path)
