@@ -15,7 +15,6 @@ from ggp.arena.hosted import duel_on_model
 from ggp.llm import ScriptedLLM
 from ggp.rundir import RunMetadata
 from ggp.synth.prior import (
-    PriorDuelUnavailable,
     check_prior,
     judge_answer,
     prior_prompt,
@@ -274,27 +273,6 @@ def test_candidates_are_checked_then_dueled_and_the_best_is_selected(tmp_path):
     assert not (run / "policy_prior.py").exists()
 
 
-def _search_takes_a_prior() -> bool:
-    from ggp.agents import AgentSpecError, check_spec
-
-    try:
-        check_spec("cwm_mcts:prior_file=none")
-    except AgentSpecError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(_search_takes_a_prior(), reason="the CWM agents take prior= here")
-def test_without_a_prior_search_the_duel_is_refused_before_any_question(tmp_path):
-    run = run_dir(tmp_path, "run", standalone(GAME))
-    llm = ScriptedLLM([])
-    with pytest.raises(PriorDuelUnavailable, match="prior=FILE"):
-        synthesize_priors(run, llm, make_game(GAME).metadata)
-    assert llm.requests == []
-
-
-@pytest.mark.skipif(not _search_takes_a_prior(),
-                    reason="needs the PUCT search's prior= setting (issue 29, search helper)")
 def test_a_real_duel_against_no_prior(tmp_path):
     run = run_dir(tmp_path, "run", standalone(GAME))
     record = synthesize_priors(run, ScriptedLLM([_answer(CENTRE)]), make_game(GAME).metadata,
@@ -338,18 +316,6 @@ def _record_answer(run: Path, code: str, games: int) -> None:
     recorder.complete([{"role": "user", "content": prompt}], purpose="prior")
 
 
-@pytest.mark.skipif(_search_takes_a_prior(), reason="the CWM agents take prior= here")
-def test_priors_command_without_a_prior_search_is_a_one_line_error(tmp_path, capsys):
-    from ggp.cli.main import main
-
-    run = run_dir(tmp_path, "run", standalone(GAME))
-    code = main(["cwm", "priors", str(run), "--game", GAME])
-    err = capsys.readouterr().err
-    assert code == 2 and "prior=FILE|none" in err and "Traceback" not in err
-
-
-@pytest.mark.skipif(not _search_takes_a_prior(),
-                    reason="needs the PUCT search's prior= setting (issue 29, search helper)")
 def test_priors_command_replays_checks_duels_and_selects(tmp_path):
     from typer.testing import CliRunner
 
@@ -380,8 +346,6 @@ def test_the_arena_agent_searches_with_the_selected_prior_unless_disabled(tmp_pa
     assert _prior_setting(run, off) == ":prior=none"
 
 
-@pytest.mark.skipif(not _search_takes_a_prior(),
-                    reason="needs the PUCT search's prior= setting (issue 29, search helper)")
 def test_the_experiment_selects_a_prior_and_plays_with_it(tmp_path):
     from ggp.cwm.experiment import ExperimentConfig, run_experiment
 

@@ -47,7 +47,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ggp.agents import AgentSpecError, check_spec
+from ggp.agents import check_spec
 from ggp.core.errors import GGPError
 from ggp.core.protocol import GameMetadata
 from ggp.llm import LLM
@@ -93,10 +93,6 @@ _ACTIONS_SHOWN = 40
 _LIMITS = Limits(memory_mb=1024, cpu_seconds=600, restricted=True, network=False)
 
 DuelFn = Callable[..., dict[str, Any]]
-
-
-class PriorDuelUnavailable(GGPError):
-    """The CWM agents of this installation take no ``prior=`` setting."""
 
 
 # ----------------------------------------------------------------------------- prompt
@@ -349,15 +345,6 @@ def duel_specs(model: Path, metadata: GameMetadata, prior: Path, *, sims: int,
     return f"{base}:prior={prior}", f"{base}:prior=none"
 
 
-def _require_prior_search(specs: tuple[str, str]) -> None:
-    for spec in specs:
-        try:
-            check_spec(spec)
-        except AgentSpecError as exc:
-            raise PriorDuelUnavailable(
-                f"The prior duel needs CWM agents that take prior=FILE|none ({exc})") from exc
-
-
 def _rules(run: Path, meta: RunMetadata) -> str:
     if (run / RULES).is_file():
         return (run / RULES).read_text(encoding="utf-8")
@@ -392,8 +379,9 @@ def synthesize_priors(run_dir: str | Path, llm: LLM | None, metadata: GameMetada
     meta = load_metadata(run) if (run / METADATA).is_file() else RunMetadata()
     if duel is None:
         duel = duel_on_model
-        _require_prior_search(duel_specs(model, metadata, run / POLICY_PRIOR,
-                                         sims=sims, rollouts=rollouts, value=value))
+        for spec in duel_specs(model, metadata, run / POLICY_PRIOR, sims=sims,
+                               rollouts=rollouts, value=value):
+            check_spec(spec)  # a bad setting fails here, before any question is asked
     settings = {"candidates": candidates, "matches": matches, "sims": sims,
                 "rollouts": rollouts, "value": value, "games": games,
                 "max_states": max_states, "call_seconds": call_seconds, "seed": seed}
