@@ -121,7 +121,7 @@ def load_source(target: str | Path) -> Source:
 
 def _run_source(path: Path) -> Source:
     from ggp.synth.refine import Settings
-    from ggp.synth.run import _tests
+    from ggp.synth.run import GDL_SOURCE, _own_layout, _tests
     from ggp.synth.trajectories import load_trajectories
 
     store = RunStore(path)
@@ -138,11 +138,13 @@ def _run_source(path: Path) -> Source:
     else:
         raise FasterError(f"{path} has no trajectories.jsonl to rebuild its unit tests from.")
     inference = settings.inference or train.deck == "closed"
-    tests = _tests(train, settings, inference)
+    # a GDL program with its own state layout is tested on what the players see
+    states = not (meta.get("source") == GDL_SOURCE and _own_layout(meta))
+    tests = _tests(train, settings, inference, states=states)
     held = store.file("test_trajectories.jsonl")
     if held.is_file():
         tests += _tests(load_trajectories(held), settings, inference, prefix="Heldout",
-                        random_play=0)
+                        random_play=0, states=states)
     return Source(str(meta.get("game", path.name)), store.file("cwm.py").read_text(
         encoding="utf-8"), "run", str(path), tests)
 

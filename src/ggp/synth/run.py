@@ -33,7 +33,13 @@ from ggp.core.errors import GGPError
 from ggp.core.model import WorldModel
 from ggp.llm import LLM, BudgetExceededError
 from ggp.synth import prompts, state_inference
-from ggp.synth.gdl_source import DESCRIPTION_DIR, gdl_rules, is_gdl_spec, load_gdl_truth
+from ggp.synth.gdl_source import (
+    DESCRIPTION_DIR,
+    OWN_LAYOUT,
+    gdl_rules,
+    is_gdl_spec,
+    load_gdl_truth,
+)
 from ggp.synth.llm import RecordingLLM
 from ggp.synth.refine import Node, Progress, Refiner, Settings
 from ggp.synth.runner import run_tests
@@ -69,17 +75,24 @@ class Task:
     test_players: tuple[str, ...] | None = None  # who played the held-out games
     spec: str | None = None  # registry spec of the ground truth (worker processes, cache)
     gdl_file: str | None = None  # the GDL description the ground truth was built from
+    # whether the tests compare the model's states with the recorded ones; False: they
+    # replay the recorded moves and compare only what the players see (a GDL program
+    # keeps its own state layout, ggp.synth.gdl_source)
+    compare_states: bool = True
 
 
 def reference_task(spec: str, *, games: int = 5, players: list[str] | None = None,
                    seed: int = 0, deck: str = "open", view_player: int = 0,
-                   on_game: Callable[[int, int], None] | None = None) -> Task:
+                   on_game: Callable[[int, int], None] | None = None,
+                   own_layout: bool = True) -> Task:
     """A task for a registered game or a GDL / GDL-II description (``.kif``, ``.gdl``):
     its rules and ``games`` games recorded from it (from ggp's reasoner for GDL, whose
     rules text is the description with a note on ggp's representation,
     :mod:`ggp.synth.gdl_source`).
 
-    ``players`` holds one agent spec per seat, or a single spec for every seat."""
+    ``players`` holds one agent spec per seat, or a single spec for every seat.
+    ``own_layout`` (GDL only): the program keeps its own states and is judged on what
+    the players see; False: on the reasoner's states (the first GDL runs)."""
     gdl = is_gdl_spec(spec)
     model = load_ground_truth(spec)
     players = list(players or ["random"])
@@ -92,10 +105,11 @@ def reference_task(spec: str, *, games: int = 5, players: list[str] | None = Non
         raise RunError(f"The game {spec!r} has no rules text to give to the model.")
     train = collect(model, games=games, seed=seed, players=players, deck=deck,
                     view_player=view_player, on_game=on_game)
-    return Task(model.name, gdl_rules(model) if gdl else model.rules, train,
+    return Task(model.name, gdl_rules(model, own_layout) if gdl else model.rules, train,
                 ground_truth=model, seed=seed, players=tuple(players),
                 view_player=view_player, spec=spec,
-                source=GDL_SOURCE if gdl else None, gdl_file=spec if gdl else None)
+                source=GDL_SOURCE if gdl else None, gdl_file=spec if gdl else None,
+                compare_states=not (gdl and own_layout))
 
 
 #: The metadata's ``source`` of a run made from a GDL description.
@@ -143,7 +157,7 @@ def replay_plan(run_dir: str | Path,
                                   players=list(train.get("players", ["random"])),
                                   deck=train.get("deck", "open"),
                                   view_player=train.get("view_player", 0),
-                                  on_game=on_game)
+                                  on_game=on_game, own_layout=_own_layout(meta))
         else:
             test_file = store.file("test_trajectories.jsonl")
             task = user_task(store.file("rules.txt"), store.file("trajectories.jsonl"),
@@ -392,7 +406,7 @@ def synthesize(
                                      test_players, on_phase)
     # Closed-deck games can only be checked through the inference function.
     inference = settings.inference or task.train.deck == "closed"
-    tests = _tests(task.train, settings, inference)
+    tests = _tests(task.train, settings, inference, states=task.compare_states)
     _write_tests(store, tests)
     meta["train"] = {"games": len(task.train.trajectories), "deck": task.train.deck,
                      **({"players": list(task.players), "view_player": task.view_player}
@@ -481,7 +495,8 @@ def _load_run(store: RunStore, on_phase: Callable[[str, int, int], None] | None,
                 seed=meta.get("seeds", {}).get("trajectories"),
                 players=tuple(meta.get("train", {}).get("players", ())) or None,
                 view_player=meta.get("train", {}).get("view_player", 0),
-                spec=_truth_spec(meta, store))
+                spec=_truth_spec(meta, store),
+                compare_states=not (meta.get("source") == GDL_SOURCE and _own_layout(meta)))
     settings = Settings(**meta["settings"])
     test = meta.get("test") or {}
     job = None
@@ -511,6 +526,8 @@ def _start_run(store: RunStore, task: Task | None, settings: Settings,
         store.write(copy, Path(task.gdl_file).read_text(encoding="utf-8", errors="replace"))
         meta["gdl"] = {"file": copy, "original": str(task.gdl_file),
                        "gdl_ii": bool(task.ground_truth.metadata.extra.get("gdl_ii"))}
+        if not task.compare_states:
+            meta["gdl"]["layout"] = OWN_LAYOUT
     save_trajectories(task.train, store.file("trajectories.jsonl"))
     job = None
     if task.test is None and task.ground_truth is not None and test_games > 0:
@@ -531,6 +548,12 @@ def _write_tests(store: RunStore, tests: list) -> None:
     store.write("tests.py", "# The training tests of this run; `python tests.py` runs them on "
                 "cwm.py.\nfrom cwm import *  # noqa: F403 - the model under test\n\n"
                 + render_module(tests) + '\n\nif __name__ == "__main__":\n    unittest.main()\n')
+
+
+def _own_layout(meta: dict) -> bool:
+    """Whether a GDL run's program keeps its own state layout (runs made before there
+    was a choice compared the reasoner's states)."""
+    return (meta.get("gdl") or {}).get("layout") == OWN_LAYOUT
 
 
 def _truth_spec(meta: dict, store: RunStore) -> str | None:
@@ -592,7 +615,7 @@ def _finish(store: RunStore, meta: dict, best: Node | None, refiner: Refiner,
         report["train_failures"] = [r.to_dict() for r in train_report.failed()[:20]]
         if task.test is not None:
             heldout = _tests(task.test, refiner.settings, inference, prefix="Heldout",
-                             random_play=0)
+                             random_play=0, states=task.compare_states)
             result = run_tests(best.code, heldout, test_seconds=refiner.settings.test_seconds,
                                on_test=(lambda done, total: on_phase("held-out tests", done,
                                                                      total))
