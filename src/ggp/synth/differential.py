@@ -235,8 +235,9 @@ def replay(box: CallBox, actions: list[Any], *, seconds: float = 60.0,
     state a previous replay kept in the box under the name ``root``.
 
     ``prefix``: moves made first, with no snapshot (a match so far); ``keep``: the name
-    under which the state reached after them is kept in the box, for later replays with
-    ``root`` (which must not mutate it: ``apply_action`` never changes its argument).
+    under which the last state (after ``prefix`` and ``actions``) is kept in the box, for
+    later replays with ``root`` (which must not mutate it: ``apply_action`` never changes
+    its argument).
     States stay in the box: they are never sent back, so they may have any layout."""
     snapshots: list[Snapshot] = []
     done = 0
@@ -257,15 +258,15 @@ def replay(box: CallBox, actions: list[Any], *, seconds: float = 60.0,
                 steps.append(step("apply_action", slot("s"), lit(action), keep="s",
                                   quiet=True))
                 calls.append(f"apply_action(state, {action!r})")
-            if keep is not None:
-                steps.append(step("=", slot("s"), keep=keep, quiet=True))
-                calls.append("the kept state")
             steps += _probes()
             calls += _PROBE_CALLS
         for action in chunk:
             steps += [step("apply_action", slot("s"), lit(action), keep="s", quiet=True),
                       *_probes()]
             calls += [f"apply_action(state, {action!r})", *_PROBE_CALLS]
+        if keep is not None and done + len(chunk) >= len(actions):
+            steps.append(step("=", slot("s"), keep=keep, quiet=True))
+            calls.append("the kept state")
         results = _run(box, steps, seconds, reset=first and root is None, what="model")
         snapshots += _snapshots(results, calls)
         if not snapshots or snapshots[-1].error is not None:

@@ -83,8 +83,9 @@ def gdl_rules(model: WorldModel, own_layout: bool = True) -> str:
             "strings in apply_action, get_legal_actions, get_current_player and "
             "get_rewards: build move texts from precomputed tables. Only get_observations "
             "must produce the KIF texts below, and it is called far less often. A state "
-            "must be a JSON value (ints, strings, lists, dicts with string keys) and "
-            "apply_action must return a new state without changing its argument.",
+            "must be a dict with string keys and JSON values (e.g. {\"b\": [0, 2, 1, ...], "
+            "\"to_move\": 0}): what is in it is up to you; apply_action must return a "
+            "new dict without changing its argument.",
         ]
     else:
         intro = (

@@ -217,11 +217,11 @@ def _replay(session: _Session, plan: dict[str, Any]) -> None:
     if plan.get("terminal") is not None:
         probe({**plan["terminal"], "player": TERMINAL, "legal": []}, len(moves))
     results = session.ask(steps)
-    _value(results, 0, "INITIAL_STATE")
+    _state(results, 0, "INITIAL_STATE")
     for kind, ply, detail in order:
         where = f" after moves[:{ply}]"
         if kind == "apply":
-            _value(results, detail, f"apply_action(state, {moves[ply]!r}){where}")
+            _state(results, detail, f"apply_action(state, {moves[ply]!r}){where}")
             continue
         want, index = detail
 
@@ -245,6 +245,15 @@ def _replay(session: _Session, plan: dict[str, Any]) -> None:
                    "get_legal_actions(state)" + where)
         if "chance" in want:
             _chance(want["chance"], results[index["chance"]], legal)
+
+
+def _state(results: list[dict[str, Any]], index: int, call: str) -> None:
+    """A state the box kept (its value is not sent back): the call must have succeeded
+    and made a dict, the protocol's state type (its layout is the model's own)."""
+    _value(results, index, call)
+    kind = results[index].get("type")
+    if kind != "dict":
+        raise _Fail(f"{call} returned a {kind}; a state must be a dict")
 
 
 def _chance(expected: dict[str, float], result: dict[str, Any], legal: list) -> None:

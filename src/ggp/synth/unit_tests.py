@@ -171,6 +171,7 @@ _SEGMENT_CHARS, _MAX_SEGMENT = 8000, 8
 _REPLAY_LOOP = """\
         state = INITIAL_STATE
         for ply, move in enumerate(moves):
+            self.assertIsInstance(state, dict, "a state must be a dict")
             if ply in expected:
                 want = expected[ply]
                 where = f" after moves[:{ply}]"
