@@ -25,6 +25,8 @@ from typing import Any
 from ggp.core.protocol import CHANCE, TERMINAL
 from ggp.ggpnet.choosers import Decision, SearchChooser
 from ggp.sandbox.hosted import load_guarded
+from ggp.search.evaluators import RandomRolloutEvaluator
+from ggp.search.mcts import MCTS
 
 #: Moves of other players (and chance) drawn at most before this player is to move.
 _MAX_BEFORE = 64
@@ -74,6 +76,23 @@ class CompiledSearch:
         except Exception as exc:  # noqa: BLE001 - the parent falls back and says why
             return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
         return {"action": move}
+
+
+    def plan(self, actions: list[Any], sims: int, seed: int) -> dict[str, Any]:
+        """The move of an MCTS of ``sims`` simulations (one random rollout per leaf) from
+        the state the match's moves ``actions`` lead to, as ``{"action": move}`` or
+        ``{"error": why}``: a fixed-budget search, for timing a match on the compiled
+        model against the same match on the reasoner (``bench/compiled_match.py``)."""
+        model = self.model
+        try:
+            state = model.initial_state()
+            for action in actions:
+                state = model.apply(state, action)
+            search = MCTS(model, RandomRolloutEvaluator(model, 1), simulations=sims,
+                          rng=random.Random(seed))
+            return {"action": search.best_action(state)}
+        except Exception as exc:  # noqa: BLE001 - reported to the parent
+            return {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
 
 
 def make_handler(init: dict[str, Any]) -> CompiledSearch:
