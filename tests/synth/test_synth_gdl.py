@@ -213,3 +213,17 @@ def test_a_run_judged_on_the_reasoners_states_still_replays_as_it_was_made(tmp_p
                        test_games=plan.test_games, test_players=plan.test_players,
                        replay_from=run / "exchanges.jsonl")
     assert again["status"] == "solved" and again["replayed_calls"] == 1
+
+
+def test_a_program_without_chance_probabilities_agrees_when_chance_is_uniform():
+    """The protocol's default (no get_chance_outcomes: equally likely outcomes) is what
+    the differential test compares with the reasoner's probabilities."""
+    from ggp.synth.differential import compare_models, open_box
+
+    reasoner = reference_task(str(FIXTURES / "coin.gdl"), games=1).ground_truth
+    code = mutate(fixture("coin_fast_cwm.py"), ("def get_chance_outcomes(", "def _unused("))
+    box = open_box(code)
+    try:
+        assert compare_models(reasoner, box, random_count=20, seed=1).identical
+    finally:
+        box.close()

@@ -341,6 +341,9 @@ def _snapshots(results: list[dict[str, Any]], calls: list[str]) -> list[Snapshot
             return out
         if len(values) == len(_PROBE_CALLS):
             player, legal, rewards, observations, chance = values
+            if player == CHANCE and chance is None and isinstance(legal, list) and legal:
+                # no get_chance_outcomes: the protocol's default, equally likely outcomes
+                chance = [[action, 1.0 / len(legal)] for action in legal]
             out.append(Snapshot(player, legal, rewards, observations,
                                 chance if player == CHANCE else None))
     return out
