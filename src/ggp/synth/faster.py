@@ -149,6 +149,13 @@ def _run_source(path: Path) -> Source:
         encoding="utf-8"), "run", str(path), tests)
 
 
+def _compares_states(source: Source) -> bool:
+    """Whether the source's unit tests compare states (so the layout must stay): a GDL
+    run with its own layout is tested by replays that compare only what players see."""
+    return bool(source.tests) and not any(t.plan.get("kind") == "replay"
+                                          for t in source.tests)
+
+
 # ------------------------------------------------------------------------ prompts
 SYSTEM = ("You are an expert Python programmer who makes programs fast without changing "
           "what they compute.")
@@ -258,7 +265,7 @@ def refine_speed(run_dir: str | Path, source: Source | None, llm: LLM | None,
         extra = _search_games(store, source, settings, phase)
         messages = [{"role": "system", "content": SYSTEM},
                     {"role": "user", "content": faster_prompt(source, hotspots, speed,
-                                                             bool(source.tests),
+                                                             _compares_states(source),
                                                              settings.min_speedup)}]
         kept = None
         for call in range(1, settings.max_calls + 1):
