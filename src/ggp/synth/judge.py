@@ -225,7 +225,7 @@ def _replay(session: _Session, plan: dict[str, Any]) -> None:
             continue
         want, index = detail
 
-        def value(key: str, call: str) -> Any:
+        def value(key: str, call: str, index: dict = index, where: str = where) -> Any:
             return _value(results, index[key], call + where)
 
         _equal(want["player"], value("player", "get_current_player(state)"),

@@ -231,9 +231,9 @@ def replay_tests(name: str, t: int, trajectory) -> list[UnitTest]:
         shown = "".join(f"\n            {ply}: {_lit(want)}," for ply, want in expected.items())
         lines = [
             f"class {name}Transition_g{t}_s{first}(CWMTestCase):",
-            f'    """Game {t}, moves {first} to {last - 1}: the recorded moves are replayed '
-            "from INITIAL_STATE and what the\n    players see is compared before each of "
-            'these moves (the state itself is never compared)."""',
+            (f'    """Game {t}, moves {first} to {last - 1}: the recorded moves are replayed '
+             "from INITIAL_STATE and what the\n    players see is compared before each of "
+             'these moves (the state itself is never compared)."""'),
             "",
             "    def test(self):",
             f"        moves = {_lit(moves[:last])}",
