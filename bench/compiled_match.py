@@ -46,7 +46,8 @@ def _compiled_gdl_match(reasoner, code: str, filename: str, sims: int, seed: int
     rng = random.Random(seed)
     try:
         started = time.perf_counter()
-        state, actions, searched = reasoner.initial_state(), [], 0
+        state, searched = reasoner.initial_state(), 0
+        actions: list[str] = []
         while (player := reasoner.current_player(state)) != TERMINAL:
             if player == CHANCE:
                 outcomes = reasoner.chance_outcomes(state)

@@ -32,7 +32,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -227,7 +227,7 @@ class Snapshot:
 
 
 def replay(box: CallBox, actions: list[Any], *, seconds: float = 60.0,
-           start: Any = None, prefix: list[Any] = (), keep: str | None = None,
+           start: Any = None, prefix: Sequence[Any] = (), keep: str | None = None,
            root: str | None = None) -> list[Snapshot]:
     """The snapshots of the states along ``actions`` (one more than moves made; fewer when
     the model fails: the last snapshot then carries the error), from the initial state,

@@ -261,9 +261,10 @@ class {name}Terminal_g{t}(CWMTestCase):
                              'get_observations(state)')
         self.assertJSONEqual([], list(get_legal_actions(state)), 'get_legal_actions(state)')
 '''
-        plan = {"kind": "replay", "moves": moves, "checks": [],
-                "terminal": {"rewards": end.rewards, "observations": end.observations}}
-        tests.append(UnitTest(f"{name}Terminal_g{t}", "terminal", source, plan))
+        end_plan: dict[str, Any] = {
+            "kind": "replay", "moves": moves, "checks": [],
+            "terminal": {"rewards": end.rewards, "observations": end.observations}}
+        tests.append(UnitTest(f"{name}Terminal_g{t}", "terminal", source, end_plan))
     return tests
 
 
