@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -57,6 +58,16 @@ def _reasoner_search_games(reasoner, args: argparse.Namespace) -> list[list]:
     return [[s.action for s in t.steps if s.action is not None] for t in games.trajectories]
 
 
+def _progress(name: str):
+    """A progress line on stderr every 100 replayed trajectories (a GDL game's 1,000 take
+    minutes on the reasoner)."""
+    def report(done: int, total: int) -> None:
+        if done % 100 == 0 or done == total:
+            print(f"  {name}: {done}/{total} trajectories compared", file=sys.stderr,
+                  flush=True)
+    return report
+
+
 def bench_pair(name: str, original: Path, compiled: Path, args: argparse.Namespace) -> dict:
     gdl = is_gdl_spec(str(original))
     code_b = compiled.read_text(encoding="utf-8")
@@ -76,7 +87,7 @@ def bench_pair(name: str, original: Path, compiled: Path, args: argparse.Namespa
     try:
         started = time.perf_counter()
         diff = compare_models(box_a, box_b, random_count=args.trajectories, seed=args.seed,
-                              extra=extra)
+                              extra=extra, on_trajectory=_progress(name))
         diff_s = time.perf_counter() - started
         speed = measure_speed(box_a, box_b, playouts=args.playouts, rounds=args.rounds,
                               seed=args.seed)

@@ -174,6 +174,9 @@ class GdlCopy(_Record):
     file: str | None = None
     original: str | None = None
     gdl_ii: bool | None = None
+    #: "own": the program keeps its own state layout and is judged on what players see
+    #: (absent in runs made before that choice, which compare the reasoner's states)
+    layout: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -1,9 +1,10 @@
 """The GGP player planning on a compiled model while its reasoner stays the truth (issue 33,
 item 3): ``ggp serve --chooser compiled --compiled RUN``.
 
-The compiled models are the hand-written Python program of the tiny GDL game
-``tests/synth/fixtures/take_two.kif`` (the SCRIPTED correct answer of the GDL synthesis
-tests) and deliberately wrong copies of it."""
+The compiled models are the hand-written Python programs of the tiny GDL games
+``tests/synth/fixtures/take_two.kif`` and ``coin.gdl`` (the SCRIPTED correct answers of the
+GDL synthesis tests: one in the reasoner's state layout, one in a fast layout of its own,
+which the player drives from the match's moves) and deliberately wrong copies of them."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from ggp.ggpnet.player import GGPPlayer
 FIXTURES = Path(__file__).resolve().parents[1] / "synth" / "fixtures"
 KIF = FIXTURES / "take_two.kif"
 GOOD = (FIXTURES / "take_two_cwm.py").read_text()
+FAST = (FIXTURES / "take_two_fast_cwm.py").read_text()  # its own state layout
 RULES = " ".join(re.sub(r";.*", "", KIF.read_text()).split())
 
 
@@ -50,9 +52,10 @@ def _match(chooser: CompiledChooser, match_id: str) -> list[str]:
         player.close()
 
 
-def test_the_player_plans_on_a_correct_compiled_model(tmp_path):
+@pytest.mark.parametrize("code", [GOOD, FAST])
+def test_the_player_plans_on_a_correct_compiled_model(tmp_path, code):
     program = tmp_path / "cwm.py"
-    program.write_text(GOOD)
+    program.write_text(code)
     chooser = CompiledChooser(tmp_path, seed=0)  # a run folder: its cwm.py
     replies = _match(chooser, "good")
     assert all(r in ("(take 1)", "(take 2)") for r in replies)
@@ -61,20 +64,22 @@ def test_the_player_plans_on_a_correct_compiled_model(tmp_path):
     assert record["compiled_moves"] == record["decisions"] >= 1 and record["checked"] > 0
 
 
-@pytest.mark.parametrize("wrong, where", [
+@pytest.mark.parametrize("good, wrong, where", [
     # the winner is paid nothing: seen at the end of a walk from the real state
-    (("100.0 if role == winner else 0.0", "0.0 if role == winner else 100.0"), "rewards"),
+    (GOOD, ("100.0 if role == winner else 0.0", "0.0 if role == winner else 100.0"),
+     "rewards"),
     # one counter left is not taken at once: the successor states differ
-    ("while not _terminal(state) and len(get_legal_actions(state)) == 1",
-     "current players"),
+    (GOOD, ("while not _terminal(state) and len(get_legal_actions(state)) == 1",
+            "while False"), "current players"),
+    # the same two mistakes in the program with its own state layout
+    (FAST, ("100.0 if state[2] == i else 0.0", "0.0 if state[2] == i else 100.0"),
+     "rewards"),
+    (FAST, ("if state[0] == 1:", "if False:"), "current players"),
 ])
 def test_a_wrong_compiled_model_is_caught_and_the_reasoner_plays_on(tmp_path, caplog,
-                                                                  wrong, where):
-    if isinstance(wrong, str):
-        code = GOOD.replace(wrong, "while False")
-    else:
-        code = GOOD.replace(*wrong)
-    assert code != GOOD
+                                                                  good, wrong, where):
+    code = good.replace(*wrong)
+    assert code != good
     program = tmp_path / "wrong.py"
     program.write_text(code)
     chooser = CompiledChooser(program, seed=0)
@@ -99,14 +104,19 @@ def test_the_compiled_chooser_needs_a_model():
 
 COIN_RULES = " ".join(re.sub(r";.*", "", (FIXTURES / "coin.gdl").read_text()).split())
 COIN = (FIXTURES / "coin_cwm.py").read_text()
+COIN_FAST = (FIXTURES / "coin_fast_cwm.py").read_text()
 
 
 @pytest.mark.parametrize("code, planned", [
     (COIN, True),
+    (COIN_FAST, True),
     # the guesser is told "saw" where the game says "fell": its observations differ
     (COIN.replace('f"(fell {coin})"', 'f"(saw {coin})"'), False),
+    (COIN_FAST.replace('f"(fell {SIDES[state[0]]})"', 'f"(saw {SIDES[state[0]]})"'), False),
+    # a resample_history that leaves nature's toss out: its history is impossible
+    (COIN_FAST.replace('return [f"(toss {side})", *own]', "return own"), False),
 ])
-def test_gdl_ii_roots_come_from_the_players_hypotheses(tmp_path, code, planned):
+def test_gdl_ii_roots_come_from_the_programs_own_history_draws(tmp_path, code, planned):
     program = tmp_path / "coin.py"
     program.write_text(code)
     chooser = CompiledChooser(program, seed=0)
@@ -120,4 +130,5 @@ def test_gdl_ii_roots_come_from_the_players_hypotheses(tmp_path, code, planned):
         player.close()
     [record] = chooser.report
     assert (record["compiled_moves"] == 1) is planned
-    assert planned or "observations differ" in record["divergence"]["reason"]
+    assert planned or re.search("observations differ|errors differ|resample_history",
+                                record["divergence"]["reason"])

@@ -1,8 +1,8 @@
 """GDL descriptions as a synthesis source: ``ggp synth game.kif`` (issue 33, item 1).
 
-Every answer here is SCRIPTED (``fixtures/take_two_cwm.py``, ``coin_cwm.py`` and
-``tictactoe_kif_cwm.py``, written by hand for these tests, and mutated copies of them),
-never a model's work."""
+Every answer here is SCRIPTED (``fixtures/take_two_cwm.py``, ``take_two_fast_cwm.py``,
+``coin_cwm.py`` and ``tictactoe_kif_cwm.py``, written by hand for these tests, and mutated
+copies of them), never a model's work."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from ggp.cli.main import main
 from ggp.llm import ScriptedLLM
 from ggp.synth.refine import Settings
 from ggp.synth.run import reference_task, replay_plan, synthesize
+from ggp.synth.runner import run_tests
+from ggp.synth.unit_tests import generate_tests
 
 KIF = FIXTURES / "take_two.kif"
 SCRIPTED = {"name": "scripted", "model": "scripted"}
@@ -132,20 +134,23 @@ def test_the_differential_test_takes_the_reasoner_as_the_original():
 
     reasoner = reference_task(str(KIF), games=1).ground_truth
     good = open_box(fixture("take_two_cwm.py"))
+    fast = open_box(fixture("take_two_fast_cwm.py"))  # a state layout of its own
     wrong = open_box(mutate(fixture("take_two_cwm.py"), (
         "100.0 if role == winner else 0.0", "0.0 if role == winner else 100.0")))
     try:
-        report = compare_models(reasoner, good, random_count=40, seed=1,
-                                extra=[("search", ["(take 1)", "(take 1)"])])
-        assert report.identical and report.by_source == {"random": [40, 40],
-                                                         "search": [1, 1]}
-        assert measure_speed(reasoner, good, playouts=20, rounds=1).same_playouts
+        for program in (good, fast):
+            report = compare_models(reasoner, program, random_count=40, seed=1,
+                                    extra=[("search", ["(take 1)", "(take 1)"])])
+            assert report.identical and report.by_source == {"random": [40, 40],
+                                                             "search": [1, 1]}
+            assert measure_speed(reasoner, program, playouts=20, rounds=1).same_playouts
         report = compare_models(reasoner, wrong, random_count=40, seed=1)
         assert report.agreed == 0 and report.first_divergence.what == "rewards"
         speed = measure_speed(reasoner, wrong, playouts=20, rounds=1)
         assert not speed.same_playouts and "playout seed" in speed.mismatch
     finally:
         good.close()
+        fast.close()
         wrong.close()
 
 
@@ -160,3 +165,65 @@ def test_the_representation_note_is_enough_for_a_corpus_game(tmp_path):
                       Settings(max_calls=1), backend=SCRIPTED, test_games=10,
                       test_players=["random"])
     assert meta.status == "solved" and meta.test.accuracy == 1.0
+
+
+def test_a_gdl_program_keeps_its_own_state_layout_and_a_wrong_fast_one_is_caught(tmp_path):
+    """The tests replay the reasoner's moves from the program's INITIAL_STATE and compare
+    only what the players see: a program with a fast layout of its own is solved, one
+    that pays the wrong player, or keeps no dict state, fails its tests."""
+    task = reference_task(str(KIF), games=3, seed=0)
+    assert "The state layout is yours" in task.rules and not task.compare_states
+    fast = fixture("take_two_fast_cwm.py")
+    swapped = mutate(fast, ("100.0 if state[2] == i else 0.0",
+                            "0.0 if state[2] == i else 100.0"))
+    listed = mutate(fast, ('INITIAL_STATE = {"s": [3, 0, -1, 0]}',
+                           'INITIAL_STATE = [3, 0, -1, 0]'))
+    run = tmp_path / "run"
+    meta = synthesize(run, task, ScriptedLLM([answer(swapped), answer(listed), answer(fast)]),
+                      Settings(max_calls=3), backend=SCRIPTED, test_games=10,
+                      test_players=["random"])
+    tree = json.loads((run / "tree.json").read_text())["nodes"]
+    assert [n["h"] == 1.0 for n in tree] == [False, False, True]
+    assert meta.status == "solved" and meta.test.accuracy == 1.0
+    assert meta.gdl.layout == "own"
+    exchanges = [json.loads(line) for line in (run / "exchanges.jsonl").read_text().splitlines()]
+    assert "get_rewards(state) after moves[:" in json.dumps(exchanges[1:])  # names the moves
+    failed = [r for r in run_tests(listed, generate_tests(task.train, states=False)).failed()
+              if r.kind in ("transition", "terminal")]
+    assert failed and all("a state must be a dict" in r.error for r in failed)
+    # no test gives the program a state: each starts from its INITIAL_STATE
+    assert "state = {" not in (run / "tests.py").read_text()
+
+
+def test_a_run_judged_on_the_reasoners_states_still_replays_as_it_was_made(tmp_path):
+    """The first GDL runs (metadata without gdl.layout) compared the reasoner's states:
+    they replay with the same note and the same state tests."""
+    run = tmp_path / "run"
+    task = reference_task(str(KIF), games=2, own_layout=False)
+    assert task.compare_states and "The state layout is yours" not in task.rules
+    synthesize(run, task, ScriptedLLM([answer(fixture("take_two_cwm.py"))]),
+               Settings(max_calls=1), backend=SCRIPTED, test_games=4,
+               test_players=["random"])
+    meta = json.loads((run / "metadata.json").read_text())
+    assert "layout" not in meta["gdl"]
+    plan = replay_plan(run)
+    assert plan.task.compare_states and plan.task.rules == task.rules
+    assert "state = {" in (run / "tests.py").read_text()  # states are given and compared
+    again = synthesize(tmp_path / "again", plan.task, None, plan.settings,
+                       test_games=plan.test_games, test_players=plan.test_players,
+                       replay_from=run / "exchanges.jsonl")
+    assert again.status == "solved" and again.replayed_calls == 1
+
+
+def test_a_program_without_chance_probabilities_agrees_when_chance_is_uniform():
+    """The protocol's default (no get_chance_outcomes: equally likely outcomes) is what
+    the differential test compares with the reasoner's probabilities."""
+    from ggp.synth.differential import compare_models, open_box
+
+    reasoner = reference_task(str(FIXTURES / "coin.gdl"), games=1).ground_truth
+    code = mutate(fixture("coin_fast_cwm.py"), ("def get_chance_outcomes(", "def _unused("))
+    box = open_box(code)
+    try:
+        assert compare_models(reasoner, box, random_count=20, seed=1).identical
+    finally:
+        box.close()

@@ -39,13 +39,22 @@ class Decision:
     ``player`` its player index there, ``legal`` its legal moves (KIF texts, more than
     one), ``sample_root(rng)`` a complete model state with this player to move that is
     consistent with everything it has seen, and ``exact`` whether that state is always
-    the same (then it is the true state)."""
+    the same (then it is the true state).
+
+    The match so far, in the world model's protocol, for choosers that keep a model of
+    their own (:mod:`ggp.ggpnet.compiled`): ``actions`` (GDL) are the moves made from the
+    initial state, each step's moves of the roles that had a choice in role order (a
+    simultaneous step taken one role at a time); ``view`` (GDL-II) is this player's
+    observation at each of its decision points with the move it made there, the last
+    one (now) with None: the argument of a model's ``resample_history``."""
 
     model: WorldModel
     player: int
     legal: list[str]
     sample_root: Callable[[random.Random], State]
     exact: bool
+    actions: list[str] | None = None
+    view: list[tuple[dict, str | None]] | None = None
 
 
 class Stopped(Exception):

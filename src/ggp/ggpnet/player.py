@@ -45,7 +45,7 @@ from ggp.gdl.description import NATURE, parse_description
 from ggp.gdl.terms import to_kif
 from ggp.gdl.validate import is_gdl_ii
 from ggp.ggpnet.choosers import Chooser, Decision, SearchChooser, Stopped
-from ggp.gdl.match import MatchGame, MatchState, detect_gdl_ii
+from ggp.gdl.match import MatchGame, MatchState, canonical_move, detect_gdl_ii
 from ggp.gdl.hypotheses import HypothesisTracker
 from ggp.ggpnet.messages import (
     Abort,
@@ -212,6 +212,8 @@ class _Match:
         self.player = -1
         self.state: MatchState | None = None  # GDL: the true state
         self.tracker: HypothesisTracker | None = None  # GDL-II
+        self.actions: list[str] = []  # GDL: the moves so far as world-model actions
+        self.asked: list[int] = []  # GDL-II: the steps at which this role had a choice
         self.ambiguous = False  # GDL or GDL-II is decided by the second PLAY
         self.plays = 0  # PLAY messages accepted
         self.five_field: bool | None = None
@@ -385,6 +387,7 @@ class GGPPlayer:
         match.player = model.namespace.players.index(start.role)
         match.tracker = HypothesisTracker(game, start.role, rng=self.rng) if gdl_ii else None
         match.state = None if gdl_ii else game.initial()
+        match.actions, match.asked = [], []
         self.chooser.prepare(model)
 
     def _on_end(self, match_id: str, reply: str) -> tuple[int, str]:
@@ -506,7 +509,13 @@ class GGPPlayer:
                 log.warning("PLAY %s does not carry one move per role %s", play.items,
                             game.roles)
                 return
-            match.state, _ = game.step(match.state, dict(zip(game.roles, play.items)))
+            joint = dict(zip(game.roles, play.items))
+            # the world model takes a step one role at a time, asking only roles with a
+            # choice (ggp.gdl.adapter): the same moves as its actions
+            legal = game.legal(match.state)
+            match.actions += [canonical_move(joint[r]) or joint[r] for r in game.roles
+                              if len(legal[r]) > 1]
+            match.state, _ = game.step(match.state, joint)
             return
         move = play.last_move if play.five_field else None
         move = move or match.last_reply or FALLBACK_MOVE
@@ -562,7 +571,26 @@ class GGPPlayer:
                                if len(legal_moves[r]) > 1}
             return root
 
-        return Decision(model, match.player, legal, sample_root, exact)
+        if not game.gdl_ii:
+            return Decision(model, match.player, legal, sample_root, exact,
+                            actions=list(match.actions))
+        if len(legal) > 1 and step not in match.asked:
+            match.asked.append(step)
+        return Decision(model, match.player, legal, sample_root, exact,
+                        view=self._view(match, step))
+
+    @staticmethod
+    def _view(match: _Match, step: int) -> list[tuple[dict, str | None]]:
+        """This role's observations at its decision points up to ``step`` (now), with its
+        moves there: what the world model's ``resample_history`` takes (GDL-II)."""
+        assert match.tracker is not None
+        record = [(canonical_move(m) or m, list(p)) for m, p in match.tracker.record]
+
+        def seen(k: int) -> dict:
+            return {"role": match.start.role, "step": k,
+                    "history": [[m, list(p)] for m, p in record[:k]], "pending": {}}
+
+        return [(seen(k), record[k][0]) for k in match.asked if k < step] + [(seen(step), None)]
 
     @staticmethod
     def _base_state(fluents: frozenset, step: int, records: dict | None,

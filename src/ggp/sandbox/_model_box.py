@@ -15,7 +15,7 @@ as synthesis does; ``"model"``: through :func:`ggp.core.model.load_model_source`
 * ``describe()`` — the callable names the code defines and its simple constants.
 * ``run(steps, seconds, reset)`` — make the calls ``steps`` in order under one timer of
   ``seconds`` and answer ``{"results": [...], "output": tail of what was printed}``. A step
-  is ``{"fn", "args", "kwargs", "keep", "optional", "watch"}``: ``fn`` names a function of
+  is ``{"fn", "args", "kwargs", "keep", "optional", "watch", "quiet"}``: ``fn`` names a function of
   the code (or a constant such as ``INITIAL_STATE``, or ``"="``, which returns its
   argument); each argument is ``{"v": value}``, ``{"slot": name}`` (the raw result an
   earlier step kept under ``keep``) or ``{"pairs": list}`` (a list of tuples).
@@ -27,7 +27,8 @@ as synthesis does; ``"model"``: through :func:`ggp.core.model.load_model_source`
   A result is ``{"ok": value, "type": name}``, ``{"error": text, "type": name}``,
   ``{"timeout": true}``, ``{"missing": true}`` or ``{"unjson": text, "type": name}``; with
   ``watch`` an ``ok`` result also carries ``"mutated": {index: value after the call}`` for
-  the arguments the call changed. Steps stop after the first that is not ``ok`` (an
+  the arguments the call changed; with ``quiet`` an ``ok`` result is ``{"ok": null}``
+  (the value is only kept). Steps stop after the first that is not ``ok`` (an
 ``optional`` step that finds no such function does not stop them).
 
 Everything here is trusted code running next to untrusted code: the model can replace
@@ -235,6 +236,8 @@ class ModelBox:
                     self._kept(step, value)
                     return self._result(value, mutated)
         self._kept(step, value)
+        if step.get("quiet"):
+            return {"ok": None, "type": type(value).__name__}
         return self._result(value, None)
 
     def _playouts(self, seeds: list, max_steps: int) -> list:

@@ -53,8 +53,10 @@ def pairs(value: list) -> dict[str, Any]:
 
 
 def step(fn: str, *args: dict[str, Any], keep: str | None = None, optional: bool = False,
-         watch: bool = False, **kwargs: dict[str, Any]) -> dict[str, Any]:
-    """One call for :meth:`CallBox.run`."""
+         watch: bool = False, quiet: bool = False, **kwargs: dict[str, Any]) -> dict[str, Any]:
+    """One call for :meth:`CallBox.run`. ``quiet``: the call's value is kept (``keep``)
+    but not sent back (its result is ``{"ok": None}``): replays move states of the
+    model's own layout through a box without paying for their JSON."""
     out: dict[str, Any] = {"fn": fn, "args": list(args)}
     if kwargs:
         out["kwargs"] = kwargs
@@ -64,6 +66,8 @@ def step(fn: str, *args: dict[str, Any], keep: str | None = None, optional: bool
         out["optional"] = True
     if watch:
         out["watch"] = True
+    if quiet:
+        out["quiet"] = True
     return out
 
 

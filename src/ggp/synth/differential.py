@@ -32,7 +32,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -227,10 +227,18 @@ class Snapshot:
 
 
 def replay(box: CallBox, actions: list[Any], *, seconds: float = 60.0,
-           start: Any = None) -> list[Snapshot]:
+           start: Any = None, prefix: Sequence[Any] = (), keep: str | None = None,
+           root: str | None = None) -> list[Snapshot]:
     """The snapshots of the states along ``actions`` (one more than moves made; fewer when
-    the model fails: the last snapshot then carries the error), from the initial state
-    or from the state ``start`` (a JSON value handed to the model as it is)."""
+    the model fails: the last snapshot then carries the error), from the initial state,
+    from the state ``start`` (a JSON value handed to the model as it is), or from the
+    state a previous replay kept in the box under the name ``root``.
+
+    ``prefix``: moves made first, with no snapshot (a match so far); ``keep``: the name
+    under which the last state (after ``prefix`` and ``actions``) is kept in the box, for
+    later replays with ``root`` (which must not mutate it: ``apply_action`` never changes
+    its argument).
+    States stay in the box: they are never sent back, so they may have any layout."""
     snapshots: list[Snapshot] = []
     done = 0
     first = True
@@ -239,13 +247,27 @@ def replay(box: CallBox, actions: list[Any], *, seconds: float = 60.0,
         steps: list[dict[str, Any]] = []
         calls: list[str] = []
         if first:
-            steps += [step("INITIAL_STATE", keep="s") if start is None
-                      else step("=", lit(start), keep="s"), *_probes()]
-            calls += ["INITIAL_STATE", *_PROBE_CALLS]
+            if root is not None:
+                steps.append(step("=", slot(root), keep="s", quiet=True))
+                calls.append("the kept state")
+            else:
+                steps.append(step("INITIAL_STATE", keep="s", quiet=True) if start is None
+                             else step("=", lit(start), keep="s", quiet=True))
+                calls.append("INITIAL_STATE" if start is None else "the start state")
+            for action in prefix:
+                steps.append(step("apply_action", slot("s"), lit(action), keep="s",
+                                  quiet=True))
+                calls.append(f"apply_action(state, {action!r})")
+            steps += _probes()
+            calls += _PROBE_CALLS
         for action in chunk:
-            steps += [step("apply_action", slot("s"), lit(action), keep="s"), *_probes()]
+            steps += [step("apply_action", slot("s"), lit(action), keep="s", quiet=True),
+                      *_probes()]
             calls += [f"apply_action(state, {action!r})", *_PROBE_CALLS]
-        results = _run(box, steps, seconds, reset=first, what="model")
+        if keep is not None and done + len(chunk) >= len(actions):
+            steps.append(step("=", slot("s"), keep=keep, quiet=True))
+            calls.append("the kept state")
+        results = _run(box, steps, seconds, reset=first and root is None, what="model")
         snapshots += _snapshots(results, calls)
         if not snapshots or snapshots[-1].error is not None:
             return snapshots
@@ -304,7 +326,7 @@ def _snapshots(results: list[dict[str, Any]], calls: list[str]) -> list[Snapshot
         if index >= len(results):
             break
         result = results[index]
-        if call.startswith(("INITIAL_STATE", "apply_action")):
+        if call not in _PROBE_CALLS:  # a call that makes (or keeps) the state
             if "ok" not in result:
                 out.append(Snapshot(None, None, None, None, error=f"{call}: {_problem(result)}"))
                 return out
@@ -319,6 +341,9 @@ def _snapshots(results: list[dict[str, Any]], calls: list[str]) -> list[Snapshot
             return out
         if len(values) == len(_PROBE_CALLS):
             player, legal, rewards, observations, chance = values
+            if player == CHANCE and chance is None and isinstance(legal, list) and legal:
+                # no get_chance_outcomes: the protocol's default, equally likely outcomes
+                chance = [[action, 1.0 / len(legal)] for action in legal]
             out.append(Snapshot(player, legal, rewards, observations,
                                 chance if player == CHANCE else None))
     return out

@@ -47,6 +47,7 @@ from ggp.rundir import (
     CANDIDATES,
     EXCHANGES,
     FASTER_FORMAT,
+    GDL_SOURCE,
     FASTER_MODEL,
     METADATA,
     MODEL,
@@ -134,7 +135,7 @@ def load_source(target: str | Path) -> Source:
 
 def _run_source(path: Path) -> Source:
     from ggp.synth.refine import Settings
-    from ggp.synth.run import _tests
+    from ggp.synth.run import _own_layout, _tests
     from ggp.synth.trajectories import load_trajectories
 
     store = RunStore(path)
@@ -151,13 +152,22 @@ def _run_source(path: Path) -> Source:
     else:
         raise FasterError(f"{path} has no trajectories.jsonl to rebuild its unit tests from.")
     inference = settings.inference or train.deck == "closed"
-    tests = _tests(train, settings, inference)
+    # a GDL program with its own state layout is tested on what the players see
+    states = not (meta.source == GDL_SOURCE and _own_layout(meta))
+    tests = _tests(train, settings, inference, states=states)
     held = store.file(TEST_TRAJECTORIES)
     if held.is_file():
         tests += _tests(load_trajectories(held), settings, inference, prefix="Heldout",
-                        random_play=0)
+                        random_play=0, states=states)
     return Source(str(meta.game or path.name), store.file(MODEL).read_text(
         encoding="utf-8"), "run", str(path), tests)
+
+
+def _compares_states(source: Source) -> bool:
+    """Whether the source's unit tests compare states (so the layout must stay): a GDL
+    run with its own layout is tested by replays that compare only what players see."""
+    return bool(source.tests) and not any(t.plan.get("kind") == "replay"
+                                          for t in source.tests)
 
 
 # ------------------------------------------------------------------------ prompts
@@ -269,7 +279,7 @@ def refine_speed(run_dir: str | Path, source: Source | None, llm: LLM | None,
         extra = _search_games(store, source, settings, phase)
         messages = [{"role": "system", "content": SYSTEM},
                     {"role": "user", "content": faster_prompt(source, hotspots, speed,
-                                                             bool(source.tests),
+                                                             _compares_states(source),
                                                              settings.min_speedup)}]
         kept = None
         for call in range(1, settings.max_calls + 1):

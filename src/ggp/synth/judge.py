@@ -10,7 +10,8 @@ that tampers with everything inside its box can only change what its calls appea
 return: it cannot see the expected values, so it cannot make a test pass that its
 functions would fail (docs/sandbox.md).
 
-Plans (``plan["kind"]``): ``transition``, ``terminal``, ``random_play``, ``inference``
+Plans (``plan["kind"]``): ``transition``, ``terminal``, ``replay`` (recorded moves replayed
+from the initial state, only what the players see compared), ``random_play``, ``inference``
 (``resample_history`` replayed) and ``state_inference`` (``resample_state``); their fields
 are written by the generators in :mod:`ggp.synth.unit_tests` and
 :mod:`ggp.synth.state_inference`.
@@ -183,6 +184,78 @@ def _transition(session: _Session, plan: dict[str, Any]) -> None:
            f"apply_action(state, {action!r})")
 
 
+def _replay(session: _Session, plan: dict[str, Any]) -> None:
+    """A game's recorded moves replayed from ``INITIAL_STATE`` (states kept in the box,
+    never sent back nor compared), what the players see checked before the moves named in
+    ``checks`` and, with ``terminal``, at the end (:func:`ggp.synth.unit_tests.replay_tests`)."""
+    moves, checks = plan["moves"], {ply: want for ply, want in plan["checks"]}
+    steps = [step("INITIAL_STATE", keep="s", quiet=True)]
+    # in the order the test's source asserts: ("apply", ply, index) for each move made,
+    # ("probe", ply, {call: index}) for each check
+    order: list[tuple[str, int, Any]] = []
+
+    def probe(want: dict[str, Any], ply: int) -> None:
+        calls = {"player": step("get_current_player", slot("s")),
+                 "rewards": step("get_rewards", slot("s")),
+                 "observations": step("get_observations", slot("s")),
+                 "legal": step("get_legal_actions", slot("s"))}
+        if "name" in want:
+            calls["name"] = step("get_player_name", lit(want["player"]))
+        if "chance" in want:
+            calls["chance"] = step("get_chance_outcomes", slot("s"), optional=True)
+        where = {}
+        for key, call in calls.items():
+            where[key] = len(steps)
+            steps.append(call)
+        order.append(("probe", ply, (want, where)))
+
+    for ply, move in enumerate(moves):
+        if ply in checks:
+            probe(checks[ply], ply)
+        order.append(("apply", ply, len(steps)))
+        steps.append(step("apply_action", slot("s"), lit(move), keep="s", quiet=True))
+    if plan.get("terminal") is not None:
+        probe({**plan["terminal"], "player": TERMINAL, "legal": []}, len(moves))
+    results = session.ask(steps)
+    _state(results, 0, "INITIAL_STATE")
+    for kind, ply, detail in order:
+        where = f" after moves[:{ply}]"
+        if kind == "apply":
+            _state(results, detail, f"apply_action(state, {moves[ply]!r}){where}")
+            continue
+        want, index = detail
+
+        def value(key: str, call: str, index: dict = index, where: str = where) -> Any:
+            return _value(results, index[key], call + where)
+
+        _equal(want["player"], value("player", "get_current_player(state)"),
+               "get_current_player(state)" + where)
+        if "name" in want:
+            call = f"get_player_name({want['player']})"
+            _assertion(_ASSERT.assertEqual, want["name"], value("name", call), call)
+        _equal(want["rewards"], value("rewards", "get_rewards(state)"),
+               "get_rewards(state)" + where)
+        _equal(want["observations"], value("observations", "get_observations(state)"),
+               "get_observations(state)" + where)
+        legal = list(value("legal", "get_legal_actions(state)"))
+        if want["player"] == TERMINAL:
+            _equal([], legal, "get_legal_actions(state)" + where)
+            continue
+        _assertion(_ASSERT.assertSetEqual, set(want["legal"]), set(legal),
+                   "get_legal_actions(state)" + where)
+        if "chance" in want:
+            _chance(want["chance"], results[index["chance"]], legal)
+
+
+def _state(results: list[dict[str, Any]], index: int, call: str) -> None:
+    """A state the box kept (its value is not sent back): the call must have succeeded
+    and made a dict, the protocol's state type (its layout is the model's own)."""
+    _value(results, index, call)
+    kind = results[index].get("type")
+    if kind != "dict":
+        raise _Fail(f"{call} returned a {kind}; a state must be a dict")
+
+
 def _chance(expected: dict[str, float], result: dict[str, Any], legal: list) -> None:
     """``assertChanceOutcomes``: the outcome probabilities, or equally likely legal
     actions when the model has no ``get_chance_outcomes``."""
@@ -281,6 +354,7 @@ _PLANS: dict[str, Callable[[_Session, dict[str, Any]], None]] = {
     "random_play": _random_play,
     "inference": _inference,
     "state_inference": _state_inference,
+    "replay": _replay,
 }
 
 

@@ -43,7 +43,13 @@ from ggp.rundir import (
     TrainInfo,
 )
 from ggp.synth import prompts, state_inference
-from ggp.synth.gdl_source import DESCRIPTION_DIR, gdl_rules, is_gdl_spec, load_gdl_truth
+from ggp.synth.gdl_source import (
+    DESCRIPTION_DIR,
+    OWN_LAYOUT,
+    gdl_rules,
+    is_gdl_spec,
+    load_gdl_truth,
+)
 from ggp.synth.heldout import default_test_players, heldout_set
 from ggp.synth.llm import RecordingLLM
 from ggp.synth.refine import Node, Progress, Refiner, Settings
@@ -74,17 +80,24 @@ class Task:
     test_players: tuple[str, ...] | None = None  # who played the held-out games
     spec: str | None = None  # registry spec of the ground truth (worker processes, cache)
     gdl_file: str | None = None  # the GDL description the ground truth was built from
+    # whether the tests compare the model's states with the recorded ones; False: they
+    # replay the recorded moves and compare only what the players see (a GDL program
+    # keeps its own state layout, ggp.synth.gdl_source)
+    compare_states: bool = True
 
 
 def reference_task(spec: str, *, games: int = 5, players: list[str] | None = None,
                    seed: int = 0, deck: str = "open", view_player: int = 0,
-                   on_game: Callable[[int, int], None] | None = None) -> Task:
+                   on_game: Callable[[int, int], None] | None = None,
+                   own_layout: bool = True) -> Task:
     """A task for a registered game or a GDL / GDL-II description (``.kif``, ``.gdl``):
     its rules and ``games`` games recorded from it (from ggp's reasoner for GDL, whose
     rules text is the description with a note on ggp's representation,
     :mod:`ggp.synth.gdl_source`).
 
-    ``players`` holds one agent spec per seat, or a single spec for every seat."""
+    ``players`` holds one agent spec per seat, or a single spec for every seat.
+    ``own_layout`` (GDL only): the program keeps its own states and is judged on what
+    the players see; False: on the reasoner's states (the first GDL runs)."""
     gdl = is_gdl_spec(spec)
     model = load_ground_truth(spec)
     players = list(players or ["random"])
@@ -97,10 +110,11 @@ def reference_task(spec: str, *, games: int = 5, players: list[str] | None = Non
         raise RunError(f"The game {spec!r} has no rules text to give to the model.")
     train = collect(model, games=games, seed=seed, players=players, deck=deck,
                     view_player=view_player, on_game=on_game)
-    return Task(model.name, gdl_rules(model) if gdl else model.rules, train,
+    return Task(model.name, gdl_rules(model, own_layout) if gdl else model.rules, train,
                 ground_truth=model, seed=seed, players=tuple(players),
                 view_player=view_player, spec=spec,
-                source=GDL_SOURCE if gdl else None, gdl_file=spec if gdl else None)
+                source=GDL_SOURCE if gdl else None, gdl_file=spec if gdl else None,
+                compare_states=not (gdl and own_layout))
 
 
 def load_ground_truth(spec: str) -> WorldModel:
@@ -146,7 +160,8 @@ def replay_plan(run_dir: str | Path,
             task = reference_task(game, games=train.games, seed=seed,
                                   players=list(train.players or ["random"]),
                                   deck=train.deck or "open",
-                                  view_player=train.view_player or 0, on_game=on_game)
+                                  view_player=train.view_player or 0, on_game=on_game,
+                                  own_layout=_own_layout(meta))
         else:
             test_file = store.file(TEST_TRAJECTORIES)
             task = user_task(store.file(RULES), store.file(TRAJECTORIES), name=meta.game,
@@ -280,7 +295,7 @@ def synthesize(
                                      test_players, on_phase)
     # Closed-deck games can only be checked through the inference function.
     inference = settings.inference or task.train.deck == "closed"
-    tests = _tests(task.train, settings, inference)
+    tests = _tests(task.train, settings, inference, states=task.compare_states)
     _write_tests(store, tests)
     meta.train = TrainInfo(games=len(task.train.trajectories), deck=task.train.deck,
                            players=list(task.players) if task.players else None,
@@ -373,7 +388,8 @@ def _load_run(store: RunStore, on_phase: Callable[[str, int, int], None] | None,
                 test=load_trajectories(test_file) if test_file.is_file() else None,
                 seed=meta.seeds.trajectories if meta.seeds else None,
                 players=tuple(train.players or ()) or None,
-                view_player=train.view_player or 0, spec=spec)
+                view_player=train.view_player or 0, spec=spec,
+                compare_states=not (meta.source == GDL_SOURCE and _own_layout(meta)))
     settings = Settings(**meta.settings)
     test = meta.test or TestInfo()
     job = None
@@ -403,6 +419,8 @@ def _start_run(store: RunStore, task: Task | None, settings: Settings,
         store.write(copy, Path(task.gdl_file).read_text(encoding="utf-8", errors="replace"))
         meta.gdl = GdlCopy(file=copy, original=str(task.gdl_file),
                            gdl_ii=bool(task.ground_truth.metadata.extra.get("gdl_ii")))
+        if not task.compare_states:  # earlier runs have no layout key: they compare states
+            meta.gdl.layout = OWN_LAYOUT
     save_trajectories(task.train, store.file(TRAJECTORIES))
     job = None
     if task.test is None and task.ground_truth is not None and test_games > 0:
@@ -438,6 +456,12 @@ def _new_metadata(task: Task, settings: Settings, backend: dict[str, Any]) -> Ru
     return meta
 
 
+def _own_layout(meta: RunMetadata) -> bool:
+    """Whether a GDL run's program keeps its own state layout (runs made before there
+    was a choice compared the reasoner's states)."""
+    return meta.gdl is not None and meta.gdl.layout == OWN_LAYOUT
+
+
 def _count(meta: RunMetadata, p: Progress) -> None:
     """Copy the search's counters into the metadata."""
     meta.calls, meta.replayed_calls, meta.scripted_answers = p.calls, p.replayed, p.scripted
@@ -469,7 +493,7 @@ def _finish(store: RunStore, meta: RunMetadata, best: Node | None, refiner: Refi
         report["train_failures"] = [r.to_dict() for r in train_report.failed()[:20]]
         if task.test is not None:
             heldout = _tests(task.test, refiner.settings, inference, prefix="Heldout",
-                             random_play=0)
+                             random_play=0, states=task.compare_states)
             result = run_tests(best.code, heldout, test_seconds=refiner.settings.test_seconds,
                                on_test=(lambda done, total: on_phase("held-out tests", done,
                                                                      total))

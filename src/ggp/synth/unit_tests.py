@@ -11,6 +11,13 @@ Three kinds of test (seed 000 §4.1, App. G.2 and G.5):
   observations, no legal actions.
 * ``random_play`` — from the recorded initial state, seeded random play must run without
   errors, give one reward per player and reach a terminal state within a step bound.
+* Tests on what the players see (``states=False``, for sources whose programs choose
+  their own state layout: GDL descriptions): the ``transition`` tests of a game are
+  segments of its recorded moves, replayed from ``INITIAL_STATE``, comparing at each step
+  of the segment the current player, player name, rewards, observations, legal actions
+  and chance probabilities, never a state; its ``terminal`` test replays the whole game
+  and checks the end. ``random_play`` and ``inference`` tests then start from
+  ``INITIAL_STATE`` too.
 * ``inference`` (optional, App. G.3 and G.5) — one per decision point of a player: the
   model's ``resample_history`` must return a full action list (chance included) that,
   replayed with ``apply_action`` from the initial state, reproduces exactly that player's
@@ -155,6 +162,112 @@ def terminal_test(name: str, step) -> UnitTest:
     return UnitTest(name, "terminal", "\n".join(lines) + "\n", plan)
 
 
+#: A replay test checks consecutive steps until what it expects is about this long (as
+#: Python text), at most _MAX_SEGMENT steps: each test replays its game from the start, so
+#: longer segments cost less to run, but the tests shown to the model must stay readable
+#: (an old transition test of a GDL game, two states and the observations, was ~8 kB).
+_SEGMENT_CHARS, _MAX_SEGMENT = 8000, 8
+
+_REPLAY_LOOP = """\
+        state = INITIAL_STATE
+        for ply, move in enumerate(moves):
+            self.assertIsInstance(state, dict, "a state must be a dict")
+            if ply in expected:
+                want = expected[ply]
+                where = f" after moves[:{ply}]"
+                self.assertJSONEqual(want["player"], get_current_player(state),
+                                     "get_current_player(state)" + where)
+                if "name" in want:
+                    self.assertEqual(want["name"], get_player_name(want["player"]),
+                                     f"get_player_name({want['player']})")
+                self.assertJSONEqual(want["rewards"], get_rewards(state),
+                                     "get_rewards(state)" + where)
+                self.assertJSONEqual(want["observations"], get_observations(state),
+                                     "get_observations(state)" + where)
+                self.assertSetEqual(set(want["legal"]), set(get_legal_actions(state)),
+                                    "get_legal_actions(state)" + where)
+                if "chance" in want:
+                    self.assertChanceOutcomes(want["chance"], state)
+            state = apply_action(state, move)
+"""
+
+
+def _seen(step) -> dict[str, Any]:
+    """What a replay test checks at one recorded step (never the state)."""
+    want: dict[str, Any] = {"player": step.current_player, "rewards": step.rewards,
+                            "observations": step.observations,
+                            "legal": sorted(step.legal_actions)}
+    if step.player_name:
+        want["name"] = step.player_name
+    if step.current_player == CHANCE and step.chance_outcomes:
+        want["chance"] = {a: round(float(p), 12) for a, p in step.chance_outcomes}
+    return want
+
+
+def _segments(seen: list[dict[str, Any]]) -> list[dict[int, dict[str, Any]]]:
+    """Consecutive steps grouped into segments of about :data:`_SEGMENT_CHARS`."""
+    segments: list[dict[int, dict[str, Any]]] = []
+    size = 0
+    for ply, want in enumerate(seen):
+        length = len(_lit(want))
+        if not segments or size + length > _SEGMENT_CHARS or \
+                len(segments[-1]) >= _MAX_SEGMENT:
+            segments.append({})
+            size = 0
+        segments[-1][ply] = want
+        size += length
+    return segments
+
+
+def replay_tests(name: str, t: int, trajectory) -> list[UnitTest]:
+    """The ``transition`` segments and the ``terminal`` test of one game, judged on what
+    the players see: the recorded moves are replayed from ``INITIAL_STATE`` (see the
+    module docstring)."""
+    steps = trajectory.steps
+    moves = [s.action for s in steps[:-1]]
+    tests = []
+    for expected in _segments([_seen(step) for step in steps[:-1]]):
+        first, last = min(expected), max(expected) + 1
+        shown = "".join(f"\n            {ply}: {_lit(want)}," for ply, want in expected.items())
+        lines = [
+            f"class {name}Transition_g{t}_s{first}(CWMTestCase):",
+            (f'    """Game {t}, moves {first} to {last - 1}: the recorded moves are replayed '
+             "from INITIAL_STATE and what the\n    players see is compared before each of "
+             'these moves (the state itself is never compared)."""'),
+            "",
+            "    def test(self):",
+            f"        moves = {_lit(moves[:last])}",
+            f"        expected = {{{shown}\n        }}",
+            _REPLAY_LOOP,
+        ]
+        plan = {"kind": "replay", "moves": moves[:last],
+                "checks": [[ply, want] for ply, want in expected.items()], "terminal": None}
+        tests.append(UnitTest(f"{name}Transition_g{t}_s{first}", "transition",
+                              "\n".join(lines), plan))
+    if steps and steps[-1].current_player == TERMINAL:
+        end = steps[-1]
+        source = f'''\
+class {name}Terminal_g{t}(CWMTestCase):
+    """The recorded moves of game {t}, replayed from INITIAL_STATE, end the game."""
+
+    def test(self):
+        moves = {_lit(moves)}
+        state = INITIAL_STATE
+        for move in moves:
+            state = apply_action(state, move)
+        self.assertJSONEqual({TERMINAL}, get_current_player(state), 'get_current_player(state)')
+        self.assertJSONEqual({_lit(end.rewards)}, get_rewards(state), 'get_rewards(state)')
+        self.assertJSONEqual({_lit(end.observations)}, get_observations(state),
+                             'get_observations(state)')
+        self.assertJSONEqual([], list(get_legal_actions(state)), 'get_legal_actions(state)')
+'''
+        end_plan: dict[str, Any] = {
+            "kind": "replay", "moves": moves, "checks": [],
+            "terminal": {"rewards": end.rewards, "observations": end.observations}}
+        tests.append(UnitTest(f"{name}Terminal_g{t}", "terminal", source, end_plan))
+    return tests
+
+
 def random_play_test(name: str, initial_state, num_players: int, seed: int,
                      max_steps: int = 1000) -> UnitTest:
     start = "INITIAL_STATE" if initial_state is None else _lit(initial_state)
@@ -234,13 +347,14 @@ def _open_deck_views(trajectory) -> dict[int, list[list]]:
 
 
 def inference_tests(trajectories: TrajectorySet, prefix: str = "",
-                    closed_api: bool = False) -> list[UnitTest]:
+                    closed_api: bool = False, states: bool = True) -> list[UnitTest]:
     """Inference tests: open deck, one per decision point of every player; closed deck,
     one per decision point of the viewing player plus one at the end of the game.
     ``closed_api``: open-deck tests for a model synthesized closed deck, whose
-    ``resample_history`` also takes ``last_is_terminal`` (False at a decision point)."""
+    ``resample_history`` also takes ``last_is_terminal`` (False at a decision point).
+    ``states=False``: replayed from the model's ``INITIAL_STATE``, not the recorded one."""
     tests = []
-    initial = trajectories.initial_state
+    initial = trajectories.initial_state if states else None
     for t, trajectory in enumerate(trajectories.trajectories):
         if trajectories.deck == "open":
             for player, view in sorted(_open_deck_views(trajectory).items()):
@@ -261,23 +375,30 @@ def inference_tests(trajectories: TrajectorySet, prefix: str = "",
 
 def generate_tests(trajectories: TrajectorySet, *, prefix: str = "",
                    random_play: int = 5, seed: int = 0,
-                   inference: bool = False, closed_api: bool = False) -> list[UnitTest]:
+                   inference: bool = False, closed_api: bool = False,
+                   states: bool = True) -> list[UnitTest]:
     """All tests of ``trajectories``: transition and terminal tests (open deck),
-    random-play tests, and inference tests if asked for."""
+    random-play tests, and inference tests if asked for. ``states=False``: the model's
+    states are never compared nor given; every test starts from its ``INITIAL_STATE``
+    (see the module docstring)."""
     tests: list[UnitTest] = []
     for t, trajectory in enumerate(trajectories.trajectories):
         steps = trajectory.steps
+        if not states:
+            tests += replay_tests(f"Test{prefix}", t, trajectory)
+            continue
         for s in range(len(steps) - 1):
             name = f"Test{prefix}Transition_g{t}_s{s}"
             tests.append(transition_test(name, steps[s], steps[s + 1], check_initial=s == 0))
         if steps and steps[-1].current_player == TERMINAL:
             tests.append(terminal_test(f"Test{prefix}Terminal_g{t}", steps[-1]))
     rng = random.Random(seed)
+    initial = trajectories.initial_state if states else None
     for k in range(random_play):
-        tests.append(random_play_test(f"Test{prefix}RandomPlay_{k}", trajectories.initial_state,
+        tests.append(random_play_test(f"Test{prefix}RandomPlay_{k}", initial,
                                       trajectories.num_players, rng.randrange(10**6)))
     if inference:
-        tests += inference_tests(trajectories, prefix, closed_api)
+        tests += inference_tests(trajectories, prefix, closed_api, states)
     return tests
 
 

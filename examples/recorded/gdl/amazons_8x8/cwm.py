@@ -7,114 +7,93 @@ Action = str
 State = dict[str, Any]
 Observation = dict[str, Any]
 
-ROLES = ["white", "black"]
-DIRS = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)]
-
-INITIAL_STATE: State = {"pending": {}, "step": 0, "true": [
-    "(cell 1 3 white)", "(cell 1 6 black)", "(cell 3 1 white)", "(cell 3 8 black)",
-    "(cell 6 1 white)", "(cell 6 8 black)", "(cell 8 3 white)", "(cell 8 6 black)",
-    "(turn white move)"]}
+ROLES = ("white", "black")
+DIRS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 
 
-def _other(role):
-    return "black" if role == "white" else "white"
+def _sq(x, y):
+    return (x - 1) * 8 + (y - 1)
 
 
-def _parse(true):
-    """cells {(x, y): piece}, turns [(player, phase)], justmoved [(x, y)]."""
-    cells, turns, jm = {}, [], []
-    for f in true:
-        t = f[1:-1].split()
-        if t[0] == "cell":
-            cells[(int(t[1]), int(t[2]))] = t[3]
-        elif t[0] == "turn":
-            turns.append((t[1], t[2]))
-        elif t[0] == "justmoved":
-            jm.append((int(t[1]), int(t[2])))
-    return cells, turns, jm
+XY = [(i // 8 + 1, i % 8 + 1) for i in range(64)]
+RAYS = []
+for _x, _y in XY:
+    _rs = []
+    for _dx, _dy in DIRS:
+        _r = []
+        _cx, _cy = _x + _dx, _y + _dy
+        while 1 <= _cx <= 8 and 1 <= _cy <= 8:
+            _r.append(_sq(_cx, _cy))
+            _cx += _dx
+            _cy += _dy
+        if _r:
+            _rs.append(tuple(_r))
+    RAYS.append(tuple(_rs))
+MOVE_T = [["(move %d %d %d %d)" % (XY[s] + XY[t]) for t in range(64)] for s in range(64)]
+FIRE_T = ["(fire %d %d)" % XY[t] for t in range(64)]
+ACT = {}
+for _s in range(64):
+    for _t in range(64):
+        ACT[MOVE_T[_s][_t]] = (0, _s, _t)
+    ACT[FIRE_T[_s]] = (1, -1, _s)
+CELL_T = [["(cell %d %d %s)" % (XY[i] + (k,)) for k in ("white", "black", "arrow")]
+          for i in range(64)]
+JM_T = ["(justmoved %d %d)" % XY[i] for i in range(64)]
+TURN_T = [["(turn %s %s)" % (r, p) for p in ("move", "fire")] for r in ROLES]
 
 
-def _reach(cells, x, y):
-    """Squares reachable from (x, y) by queen slides over empty squares."""
-    res = []
-    for dx, dy in DIRS:
-        cx, cy = x + dx, y + dy
-        while 1 <= cx <= 8 and 1 <= cy <= 8 and (cx, cy) not in cells:
-            res.append((cx, cy))
-            cx, cy = cx + dx, cy + dy
-    return res
+def _legal(pieces, arrows, turn, phase, jm):
+    occ = pieces[0] | pieces[1] | arrows
+    out = []
+    if phase == 0:
+        bits = pieces[turn]
+        while bits:
+            low = bits & -bits
+            s = low.bit_length() - 1
+            bits ^= low
+            row = MOVE_T[s]
+            for ray in RAYS[s]:
+                for t in ray:
+                    if occ >> t & 1:
+                        break
+                    out.append(row[t])
+    else:
+        for ray in RAYS[jm]:
+            for t in ray:
+                if occ >> t & 1:
+                    break
+                out.append(FIRE_T[t])
+    return out
 
 
-def _legal(true, role):
-    cells, turns, jm = _parse(true)
-    acts = []
-    for player, phase in turns:
-        if player != role:
-            if "noop" not in acts:
-                acts.append("noop")
-        elif phase == "move":
-            for (x, y), piece in sorted(cells.items()):
-                if piece == role:
-                    acts += [f"(move {x} {y} {a} {b})" for a, b in _reach(cells, x, y)]
-        elif phase == "fire":
-            for x, y in jm:
-                acts += [f"(fire {a} {b})" for a, b in _reach(cells, x, y)]
-    return list(dict.fromkeys(acts))
+def _apply(pieces, arrows, turn, phase, jm, n, action):
+    kind, s, t = ACT[action]
+    if kind == 0:
+        pieces = list(pieces)
+        pieces[turn] = pieces[turn] & ~(1 << s) | (1 << t)
+        return pieces, arrows, turn, 1, t, n + 1
+    return pieces, arrows | (1 << t), 1 - turn, 0, -1, n + 1
 
 
-def _next(true, joint):
-    cells, turns, _ = _parse(true)
-    out, vacated = set(), set()
-    for role, a in joint.items():
-        t = a[1:-1].split() if a.startswith("(") else [a]
-        if t[0] == "move":
-            x1, y1, x2, y2 = map(int, t[1:])
-            vacated.add((x1, y1))
-            out.add(f"(cell {x2} {y2} {role})")
-            out.add(f"(justmoved {x2} {y2})")
-        elif t[0] == "fire":
-            out.add(f"(cell {t[1]} {t[2]} arrow)")
-    out |= {f"(cell {x} {y} {p})" for (x, y), p in cells.items() if (x, y) not in vacated}
-    for player, phase in turns:
-        if phase == "move":
-            out.add(f"(turn {player} fire)")
-        elif phase == "fire":
-            out.add(f"(turn {_other(player)} move)")
-    return sorted(out)
-
-
-def _terminal(true):
-    _, turns, _ = _parse(true)
-    return any(not _legal(true, p) for p, _ in turns)
-
-
-def _chooser(true, pending):
-    for i, role in enumerate(ROLES):
-        if role not in pending and len(_legal(true, role)) > 1:
-            return i
-    return None
-
-
-def _settle(true, step, pending):
-    """Apply joint moves automatically while no role has a choice."""
-    for _ in range(1000):
-        if _terminal(true) or _chooser(true, pending) is not None:
+def _make(pieces, arrows, turn, phase, jm, n):
+    while True:
+        legal = _legal(pieces, arrows, turn, phase, jm)
+        if len(legal) != 1:
             break
-        joint = dict(pending)
-        for role in ROLES:
-            if role not in joint:
-                legal = _legal(true, role)
-                if len(legal) == 1:
-                    joint[role] = legal[0]
-        true, step, pending = _next(true, joint), step + 1, {}
-    return {"pending": pending, "step": step, "true": list(true)}
+        pieces, arrows, turn, phase, jm, n = _apply(pieces, arrows, turn, phase, jm, n,
+                                                    legal[0])
+    return {"pieces": list(pieces), "arrows": arrows, "turn": turn, "phase": phase,
+            "jm": jm, "n": n, "cur": turn if legal else -4, "legal": legal}
+
+
+INITIAL_STATE: State = _make(
+    [sum(1 << _sq(x, y) for x, y in ((1, 3), (3, 1), (6, 1), (8, 3))),
+     sum(1 << _sq(x, y) for x, y in ((1, 6), (3, 8), (6, 8), (8, 6)))],
+    0, 0, 0, -1, 0)
 
 
 def get_current_player(state: State) -> int:
-    if _terminal(state["true"]):
-        return -4
-    i = _chooser(state["true"], state["pending"])
-    return -4 if i is None else i
+    return state["cur"]
 
 
 def get_player_name(player_id: int) -> str:
@@ -126,34 +105,33 @@ def get_player_name(player_id: int) -> str:
 
 
 def get_legal_actions(state: State) -> list[Action]:
-    p = get_current_player(state)
-    return [] if p < 0 else _legal(state["true"], ROLES[p])
+    return list(state["legal"])
 
 
 def apply_action(state: State, action: Action) -> State:
-    p = get_current_player(state)
-    if p < 0:
-        raise ValueError("game is over")
-    pending = dict(state["pending"])
-    pending[ROLES[p]] = action
-    return _settle(list(state["true"]), state["step"], pending)
+    if state["cur"] < 0 or action not in state["legal"]:
+        raise ValueError("illegal action: %r" % (action,))
+    return _make(*_apply(state["pieces"], state["arrows"], state["turn"], state["phase"],
+                         state["jm"], state["n"], action))
 
 
 def get_rewards(state: State) -> list[float]:
-    true = state["true"]
-    if state["pending"] or not _terminal(true):
+    if state["cur"] != -4:
         return [0.0, 0.0]
-    _, turns, _ = _parse(true)
-    res = []
-    for role in ROLES:
-        goals = [0.0]  # goal 0 when it is role's turn (or no rule holds)
-        if any(p == _other(role) for p, _ in turns):
-            goals.append(100.0)
-        res.append(max(goals))
-    return res
+    r = [100.0, 100.0]
+    r[state["turn"]] = 0.0
+    return r
 
 
 def get_observations(state: State) -> list[Observation]:
-    pend = state["pending"]
-    return [{"pending": {r: pend[r]} if r in pend else {},
-             "step": state["step"], "true": list(state["true"])} for r in ROLES]
+    facts = []
+    for k, bits in enumerate((state["pieces"][0], state["pieces"][1], state["arrows"])):
+        while bits:
+            low = bits & -bits
+            facts.append(CELL_T[low.bit_length() - 1][k])
+            bits ^= low
+    if state["phase"] == 1:
+        facts.append(JM_T[state["jm"]])
+    facts.append(TURN_T[state["turn"]][state["phase"]])
+    facts.sort()
+    return [{"step": state["n"], "true": list(facts), "pending": {}} for _ in range(2)]

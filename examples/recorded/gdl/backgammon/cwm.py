@@ -1,7 +1,6 @@
 # Code world model of 'backgammon', made by ggp synth (answers from the exchange backend, model exchange).
-# Node 1: training accuracy 0.9995. See metadata.json.
+# Node 1: training accuracy 1.0000. See metadata.json.
 
-import functools
 import random
 from typing import Any
 
@@ -9,213 +8,129 @@ Action = str
 State = dict[str, Any]
 Observation = dict[str, Any]
 
-ROLES = ["random", "red", "black"]
-PLAYERS = ["red", "black"]
-ROLLS = tuple(f"(roll_dice {a} {b})" for a in range(1, 7) for b in range(1, 7))
-FIRST_ROLLS = tuple(f"(roll_dice {a} {b})" for a in range(1, 7) for b in range(1, 7) if a != b)
+ROLES = ("red", "black")
+NOOP, DISCARD = "noop", "discard_dice"
+MAX_ROLLS = 100
 
 
-def _initial_true():
-    init = {("1", "red"): 2, ("6", "black"): 5, ("8", "black"): 3, ("12", "red"): 5,
-            ("13", "black"): 5, ("17", "red"): 3, ("19", "red"): 5, ("24", "black"): 2}
-    pts = ["bar", "out"] + [str(i) for i in range(1, 25)]
-    t = [f"(board_point {p} {init.get((p, r), 0)} {r})" for p in pts for r in PLAYERS]
-    return sorted(t + ["(control random)", "(step 0)"])
-
-
-INITIAL_STATE: State = {"history": {"red": [], "black": []}, "pending": {}, "step": 0,
-                        "true": _initial_true()}
-
-
-def _other(r):
-    return "black" if r == "red" else "red"
-
-
-def _split(a):
-    return a[1:-1].split() if a.startswith("(") else [a]
-
-
-def _parse(true):
-    g = {"board": {}, "control": set(), "dice": {}, "step": None}
-    for f in true:
-        t = _split(f)
-        if t[0] == "board_point":
-            g["board"][(t[1], t[3])] = int(t[2])
-        elif t[0] == "control":
-            g["control"].add(t[1])
-        elif t[0] == "die":
-            g["dice"][int(t[1])] = int(t[2])
-        elif t[0] == "step":
-            g["step"] = int(t[1])
-    return g
-
-
-def _succ(r, p):
-    if p == "out":
+def _label(r, rel):
+    if rel == 0:
+        return "bar"
+    if rel == 25:
         return "out"
-    if r == "red":
-        return "1" if p == "bar" else "out" if p == "24" else str(int(p) + 1)
-    return "24" if p == "bar" else "out" if p == "1" else str(int(p) - 1)
+    return str(rel if r == 0 else 25 - rel)
 
 
-def _further(r, p, pips):
-    for _ in range(pips):
-        p = _succ(r, p)
-    return p
+# Relative points per role: 0 = bar, 1..24 along the role's direction, 25 = out.
+# TXT[r][die][s][t]: move text; ACT[r][text] = (die, s, t)
+TXT = [[[[None] * 26 for _ in range(25)] for _ in range(4)] for _ in range(2)]
+ACT = [{}, {}]
+for _r in range(2):
+    for _i in range(4):
+        for _s in range(25):
+            for _t in range(_s + 1, 26):
+                _x = "(move %d %s %s)" % (_i + 1, _label(_r, _s), _label(_r, _t))
+                TXT[_r][_i][_s][_t] = _x
+                ACT[_r][_x] = (_i, _s, _t)
+ROLL_T = [[None] * 7 for _ in range(7)]
+ROLL_I = {}
+for _a in range(1, 7):
+    for _b in range(1, 7):
+        ROLL_T[_a][_b] = "(roll_dice %d %d)" % (_a, _b)
+        ROLL_I[ROLL_T[_a][_b]] = (_a, _b)
+ROLLS_INIT = [ROLL_T[a][b] for a in range(1, 7) for b in range(1, 7) if a != b]
+ROLLS_ALL = [ROLL_T[a][b] for a in range(1, 7) for b in range(1, 7)]
+
+# compact ids for the move log (3 ints per joint move) and their percept texts
+R_TEXT = [NOOP] + ROLLS_ALL
+R_ID = {t: i for i, t in enumerate(R_TEXT)}
+R_DID = ["(did random %s)" % t for t in R_TEXT]
+P_TEXT = [[NOOP, DISCARD] + list(ACT[r]) for r in range(2)]
+P_ID = [{t: i for i, t in enumerate(P_TEXT[r])} for r in range(2)]
+P_DID = [["(did %s %s)" % (ROLES[r], t) for t in P_TEXT[r]] for r in range(2)]
 
 
-def _out_of_home(r, p):
-    if p == "bar":
-        return True
-    if p == "out":
-        return False
-    return int(p) <= 18 if r == "red" else int(p) >= 7
+def _legal(pts, r, dice):
+    own, opp = pts[r], pts[1 - r]
+    srcs = [0] if own[0] else [s for s in range(1, 25) if own[s]]
+    can_out = not any(own[s] for s in range(19))
+    tx = TXT[r]
+    out = []
+    for i in range(4):
+        p = dice[i]
+        if not p:
+            continue
+        row = tx[i]
+        for s in srcs:
+            t = s + p
+            if t >= 25:
+                if not can_out:
+                    continue
+                t = 25
+            elif opp[25 - t] >= 2:
+                continue
+            out.append(row[s][t])
+    return out
 
 
-def _piece_moves(g, r):
-    b, o = g["board"], _other(r)
-    if b.get(("bar", r), 0) != 0:
-        sources = ["bar"]  # pieces on the bar must enter first
-    elif b.get(("bar", r)) == 0:
-        sources = [p for (p, rr), n in sorted(b.items()) if rr == r and n != 0 and p != "out"]
+def _joint(pts, dice, ctrl, rolls, n, log, move, roll):
+    """Apply the controller's move together with random's roll (or noop)."""
+    r = ctrl
+    if move == DISCARD:
+        dice = [0, 0, 0, 0]
     else:
-        sources = []
-    home = not any(n != 0 and _out_of_home(r, p) for (p, rr), n in b.items() if rr == r)
-    acts = []
-    for i, pips in sorted(g["dice"].items()):
-        for frm in sources:
-            to = _further(r, frm, pips)
-            ok = home if to == "out" else (to, o) in b and b[(to, o)] < 2
-            if ok:
-                acts.append(f"(move {i} {frm} {to})")
-    return list(dict.fromkeys(acts))
+        i, s, t = ACT[r][move]
+        own, opp = list(pts[r]), list(pts[1 - r])
+        own[s] -= 1
+        own[t] += 1
+        if t < 25 and opp[25 - t] == 1:  # hit a lone opponent piece
+            opp[25 - t] = 0
+            opp[0] += 1
+        pts = [own, opp] if r == 0 else [opp, own]
+        dice = list(dice)
+        dice[i] = 0
+    if roll is not None:
+        a, b = ROLL_I[roll]
+        dice = [a, b, a, b] if a == b else [a, b, 0, 0]
+        rolls += 1
+        ctrl = 1 - r
+    ids = [R_ID[roll or NOOP], 0, 0]
+    ids[1 + r] = P_ID[r][move]
+    return pts, dice, ctrl, rolls, n + 1, log + ids
 
 
-def _legal(g, role, pm):
-    """pm: piece moves of each player (computed once per state)."""
-    if role == "random":
-        if "random" in g["control"]:
-            return FIRST_ROLLS
-        last = len(g["dice"]) < 2 or any(r in g["control"] and not pm[r] for r in PLAYERS)
-        return ROLLS if last else ("noop",)
-    if role not in g["control"]:
-        return ("noop",)
-    return tuple(pm[role]) or ("discard_dice",)
+def _settle(pts, dice, ctrl, rolls, n, log):
+    """State after a joint move; steps with a forced move and no roll are applied at once."""
+    while True:
+        st = {"pts": pts, "dice": dice, "ctrl": ctrl, "rolls": rolls, "n": n,
+              "pend": None, "log": log}
+        if pts[0][25] >= 15 or pts[1][25] >= 15 or rolls >= MAX_ROLLS:
+            st.update(cur=-4, legal=[])
+            return st
+        legal = _legal(pts, ctrl, dice) or [DISCARD]
+        last = legal[0] == DISCARD or sum(1 for d in dice if d) <= 1
+        if last:  # random rolls first (role order), then the player moves
+            st.update(cur=-1, legal=legal)
+            return st
+        if len(legal) > 1:
+            st.update(cur=ctrl, legal=legal)
+            return st
+        pts, dice, ctrl, rolls, n, log = _joint(pts, dice, ctrl, rolls, n, log, legal[0], None)
 
 
-def _terminal(g):
-    outs = [g["board"].get(("out", r)) for r in PLAYERS]
-    return 15 in outs or g["step"] == 100
+def _start():
+    red = [0] * 26
+    for p, c in ((1, 2), (12, 5), (17, 3), (19, 5)):
+        red[p] = c
+    return {"pts": [red, list(red)], "dice": [0, 0, 0, 0], "ctrl": -1, "rolls": 0, "n": 0,
+            "pend": None, "log": [], "cur": -1, "legal": []}
 
 
-@functools.lru_cache(maxsize=16384)
-def _analyze(true_t):
-    """Cached, read-only analysis of a state's fluents."""
-    g = _parse(true_t)
-    pm = {r: (_piece_moves(g, r) if r in g["control"] else []) for r in PLAYERS}
-    legal = {r: _legal(g, r, pm) for r in ROLES}
-    last = "random" not in g["control"] and legal["random"] is ROLLS
-    return g, legal, _terminal(g), last
-
-
-def _next(g, joint, last):
-    b, changes, moves = g["board"], {}, []
-    for r in PLAYERS:
-        t = _split(joint.get(r, "noop"))
-        if t[0] == "move":
-            moves.append((r, int(t[1]), t[2], t[3]))
-    for r, _, frm, to in moves:
-        o = _other(r)
-        if b.get((frm, r), 0) >= 1:
-            changes.setdefault((frm, r), []).append(b[(frm, r)] - 1)
-        if (to, r) in b and b[(to, r)] < 15:
-            changes.setdefault((to, r), []).append(b[(to, r)] + 1)
-        if to != "out" and b.get((to, o)) == 1:  # capture a blot
-            changes.setdefault((to, o), []).append(0)
-            if ("bar", o) in b and b[("bar", o)] < 15:
-                changes.setdefault(("bar", o), []).append(b[("bar", o)] + 1)
-    out = set()
-    for (p, r), n in b.items():
-        for v in changes.get((p, r), [n]):
-            out.add(f"(board_point {p} {v} {r})")
-    rt = _split(joint.get("random", "noop"))
-    roll = rt[0] == "roll_dice"
-    d1 = d2 = 0
-    if roll:
-        d1, d2 = int(rt[1]), int(rt[2])
-        out |= {f"(die 1 {d1})", f"(die 2 {d2})"}
-        if d1 == d2:
-            out |= {f"(die 3 {d1})", f"(die 4 {d1})"}
-    for i, pips in g["dice"].items():  # unused dice stay
-        if any(mi != i for _, mi, _, _ in moves):
-            out.add(f"(die {i} {pips})")
-    for c in g["control"]:
-        if c == "random":
-            if roll and d1 != d2:
-                out.add(f"(control {'red' if d1 > d2 else 'black'})")
-        elif last:
-            out.add(f"(control {_other(c)})")
-        else:
-            out.add(f"(control {c})")
-    if g["step"] is not None:
-        if not roll:
-            out.add(f"(step {g['step']})")
-        elif g["step"] < 100:
-            out.add(f"(step {g['step'] + 1})")
-    return sorted(out)
-
-
-def _goals(g):
-    outs = {r: g["board"].get(("out", r)) for r in PLAYERS}
-    wins = 15 in outs.values()
-    timeout = g["step"] == 100 and not wins
-    res = []
-    for r in PLAYERS:
-        n, m = outs[r], outs[_other(r)]
-        vals = [0.0]
-        if n == 15:
-            vals.append(100.0)
-        if n is not None and m is not None:
-            if timeout and n > m:
-                vals.append(75.0)
-            if (wins or timeout) and n == m:
-                vals.append(50.0)
-            if timeout and m > n:
-                vals.append(25.0)
-        res.append(max(vals))
-    return res
-
-
-def _chooser(legal, pending):
-    for r in ROLES:
-        if r not in pending and len(legal[r]) > 1:
-            return -1 if r == "random" else PLAYERS.index(r)
-    return None
-
-
-def _settle(true, step, pending, history):
-    history = {p: list(h) for p, h in history.items()}
-    for _ in range(10000):
-        g, legal, term, last = _analyze(tuple(true))
-        if term or _chooser(legal, pending) is not None:
-            break
-        joint = dict(pending)
-        for r in ROLES:
-            if r not in joint and len(legal[r]) == 1:
-                joint[r] = legal[r][0]
-        percepts = sorted(f"(did {r} {m})" for r, m in joint.items())
-        for p in PLAYERS:
-            history[p].append([joint.get(p, "noop"), list(percepts)])
-        true, step, pending = _next(g, joint, last), step + 1, {}
-    return {"history": history, "pending": pending, "step": step, "true": list(true)}
+INITIAL_STATE: State = _start()
 
 
 def get_current_player(state: State) -> int:
-    _, legal, term, _ = _analyze(tuple(state["true"]))
-    if term:
-        return -4
-    c = _chooser(legal, state["pending"])
-    return -4 if c is None else c
+    return state["cur"]
 
 
 def get_player_name(player_id: int) -> str:
@@ -223,67 +138,92 @@ def get_player_name(player_id: int) -> str:
         return "chance"
     if player_id == -4:
         return "terminal"
-    return PLAYERS[player_id]
-
-
-def _role_of(p):
-    return "random" if p == -1 else PLAYERS[p]
+    return ROLES[player_id]
 
 
 def get_legal_actions(state: State) -> list[Action]:
-    p = get_current_player(state)
-    return [] if p == -4 else list(_analyze(tuple(state["true"]))[1][_role_of(p)])
-
-
-def get_chance_outcomes(state: State) -> list[tuple[Action, float]]:
-    legal = get_legal_actions(state)
-    return [(a, 1.0 / len(legal)) for a in legal]
+    cur = state["cur"]
+    if cur == -1:
+        return list(ROLLS_INIT if state["ctrl"] == -1 else ROLLS_ALL)
+    return list(state["legal"]) if cur >= 0 else []
 
 
 def apply_action(state: State, action: Action) -> State:
-    p = get_current_player(state)
-    if p == -4:
-        raise ValueError("game is over")
-    pending = dict(state["pending"])
-    pending[_role_of(p)] = action
-    return _settle(list(state["true"]), state["step"], pending, state["history"])
+    cur = state["cur"]
+    args = (state["pts"], state["dice"], state["ctrl"], state["rolls"], state["n"],
+            state["log"])
+    if cur == -1 and state["ctrl"] == -1:          # opening roll decides control
+        ab = ROLL_I.get(action)
+        if ab is None or ab[0] == ab[1]:
+            raise ValueError("illegal action: %r" % (action,))
+        a, b = ab
+        return _settle(state["pts"], [a, b, 0, 0], 0 if a > b else 1, 1, 1,
+                       state["log"] + [R_ID[action], 0, 0])
+    if cur == -1:                                   # roll in a last-move step
+        if action not in ROLL_I:
+            raise ValueError("illegal action: %r" % (action,))
+        if len(state["legal"]) > 1:
+            new = dict(state)
+            new["pend"] = action
+            new["cur"] = state["ctrl"]
+            return new
+        return _settle(*_joint(*args, state["legal"][0], action))
+    if cur >= 0 and action in state["legal"]:
+        return _settle(*_joint(*args, action, state["pend"]))
+    raise ValueError("illegal action: %r" % (action,))
 
 
 def get_rewards(state: State) -> list[float]:
-    g, _, term, _ = _analyze(tuple(state["true"]))
-    if state["pending"] or not term:
+    if state["cur"] != -4:
         return [0.0, 0.0]
-    return _goals(g)
+    ro, bo = state["pts"][0][25], state["pts"][1][25]
+    if ro >= 15:
+        return [100.0, 0.0]
+    if bo >= 15:
+        return [0.0, 100.0]
+    if ro > bo:
+        return [75.0, 25.0]
+    if bo > ro:
+        return [25.0, 75.0]
+    return [50.0, 50.0]
+
+
+def _histories(log):
+    h = [[], []]
+    for k in range(0, len(log), 3):
+        ri, a0, a1 = log[k], log[k + 1], log[k + 2]
+        per = sorted([R_DID[ri], P_DID[0][a0], P_DID[1][a1]])
+        h[0].append([P_TEXT[0][a0], per])
+        h[1].append([P_TEXT[1][a1], list(per)])
+    return h
 
 
 def get_observations(state: State) -> list[Observation]:
-    pend = state["pending"]
-    return [{"role": p, "step": state["step"],
-             "history": [[m, list(ps)] for m, ps in state["history"][p]],
-             "pending": {p: pend[p]} if p in pend else {}} for p in PLAYERS]
+    h = _histories(state["log"])
+    return [{"role": ROLES[i], "step": state["n"], "history": h[i], "pending": {}}
+            for i in (0, 1)]
 
 
-def _joint_from_percepts(percepts):
-    joint = {}
-    for q in percepts:
-        if q.startswith("(did "):
-            role, move = q[5:-1].split(" ", 1)
-            joint[role] = move
-    return joint
+def _did(percepts, who):
+    pre = "(did %s " % who
+    for t in percepts:
+        if t.startswith(pre):
+            return t[len(pre):-1]
+    return NOOP
 
 
-def resample_history(obs_action_history, player_id: int) -> list[Action]:
-    """Everything is public: replay the joint moves read from the player's percepts."""
+def resample_history(obs_action_history, player_id):
+    """Nothing is hidden: replay the moves read from the percepts."""
     last = obs_action_history[-1][0]
-    hist, T = last["history"], last["step"]
+    H, nf = last["history"], last["step"]
     state, actions = INITIAL_STATE, []
-    for _ in range(100000):
-        cp, s = get_current_player(state), state["step"]
-        if cp == -4 or s > T or (s == T and cp == player_id):
+    while not (state["n"] == nf and state["cur"] == player_id):
+        n, cur = state["n"], state["cur"]
+        if cur == -4 or n > nf:
             break
-        joint = _joint_from_percepts(hist[s][1]) if s < len(hist) else {}
-        a = joint.get(_role_of(cp))
-        if a is None:  # unseen, e.g. a roll chosen just before our turn
+        if n < nf:
+            a = _did(H[n][1], "random" if cur == -1 else ROLES[cur])
+        else:  # roll still pending at the final step: unseen by the player
             a = random.choice(get_legal_actions(state))
         actions.append(a)
         state = apply_action(state, a)

@@ -7,187 +7,150 @@ Action = str
 State = dict[str, Any]
 Observation = dict[str, Any]
 
-ROLES = ["red", "black"]
+ROLES = ("red", "black")
+PNAME = ("b", "wp", "wk", "bp", "bk")
+OWNER = (-1, 0, 0, 1, 1)
 FILES = "abcdefgh"
-OWNER = {"wp": "red", "wk": "red", "bp": "black", "bk": "black"}
+MAX_N = 101                      # (step 102) is terminal; step fluent = n + 1
+
+SQ = [(f, r) for f in range(8) for r in range(8)]      # index = f * 8 + r
+VALID = [i for i, (f, r) in enumerate(SQ) if (f + r) % 2 == 1]
+INVALID = [i for i, (f, r) in enumerate(SQ) if (f + r) % 2 == 0]
+SQN = ["%s %d" % (FILES[f], r + 1) for f, r in SQ]
+DIRS = ((-1, -1), (1, -1), (-1, 1), (1, 1))
+NB = [[-1] * 4 for _ in range(64)]
+JP = [[-1] * 4 for _ in range(64)]
+for _i, (_f, _r) in enumerate(SQ):
+    for _d, (_df, _dr) in enumerate(DIRS):
+        if 0 <= _f + _df < 8 and 0 <= _r + _dr < 8:
+            NB[_i][_d] = (_f + _df) * 8 + _r + _dr
+        if 0 <= _f + 2 * _df < 8 and 0 <= _r + 2 * _dr < 8:
+            JP[_i][_d] = (_f + 2 * _df) * 8 + _r + 2 * _dr
+PIECE_DIRS = (None, (2, 3), (0, 1, 2, 3), (0, 1), (0, 1, 2, 3))
+
+# move texts and their effects: ACT[text] = (piece, src, dst, captured cells)
+ACT = {}
+STEP_T = {}   # (piece, i, d) -> text
+JUMP_T = {}   # (piece, i, d1[, d2[, d3]]) -> text
 
 
-def _initial_true():
-    t = []
-    for sq in ("a1 a3 a4 a5 a7 b2 b4 b5 b6 b8 c1 c3 c4 c5 c7 d2 d4 d5 d6 d8 "
-               "e1 e3 e4 e5 e7 f2 f4 f5 f6 f8 g1 g3 g4 g5 g7 h2 h4 h5 h6 h8").split():
-        t.append(f"(cell {sq[0]} {sq[1]} b)")
-    for sq in "a2 b1 c2 d1 e2 f1 g2 h1 b3 d3 f3 h3".split():
-        t.append(f"(cell {sq[0]} {sq[1]} wp)")
-    for sq in "a8 c8 e8 g8 h7 f7 d7 b7 a6 c6 e6 g6".split():
-        t.append(f"(cell {sq[0]} {sq[1]} bp)")
-    t += ["(control red)", "(step 1)", "(piece_count red 12)", "(piece_count black 12)"]
-    return sorted(t)
-
-
-INITIAL_STATE: State = {"pending": {}, "step": 0, "true": _initial_true()}
-
-
-def _other(r):
-    return "black" if r == "red" else "red"
-
-
-def _valid(x, y):
-    return 0 <= x < 8 and 1 <= y <= 8 and (x + y) % 2 == 0
-
-
-def _parse(true):
-    """board {(file index, rank): piece}, control set, step, piece counts."""
-    g = {"board": {}, "control": set(), "step": None, "count": {}}
-    for f in true:
-        t = f[1:-1].split()
-        if t[0] == "cell":
-            g["board"][(FILES.index(t[1]), int(t[2]))] = t[3]
-        elif t[0] == "control":
-            g["control"].add(t[1])
-        elif t[0] == "step":
-            g["step"] = int(t[1])
-        elif t[0] == "piece_count":
-            g["count"][t[1]] = int(t[2])
-    return g
-
-
-def _sq(s):
-    return f"{FILES[s[0]]} {s[1]}"
-
-
-def _dirs(p):
-    dys = [1] if p == "wp" else [-1] if p == "bp" else [1, -1]
-    return [(dx, dy) for dx in (1, -1) for dy in dys]
-
-
-def _jumps(board, r, p, cur):
-    """Landing squares of single capturing jumps from cur (current board)."""
-    res = []
-    if not _valid(*cur):
-        return res
-    for dx, dy in _dirs(p):
-        mid, land = (cur[0] + dx, cur[1] + dy), (cur[0] + 2 * dx, cur[1] + 2 * dy)
-        if board.get(land) == "b" and OWNER.get(board.get(mid)) == _other(r):
-            res.append(land)
-    return res
-
-
-def _moves(g, r):
-    board, acts = g["board"], []
-    for src, p in sorted(board.items()):
-        if OWNER.get(p) != r or not _valid(*src):
-            continue
-        for dx, dy in _dirs(p):  # simple steps
-            t = (src[0] + dx, src[1] + dy)
-            if board.get(t) == "b":
-                acts.append(f"(move {p} {_sq(src)} {_sq(t)})")
-        for l1 in _jumps(board, r, p, src):
-            acts.append(f"(move {p} {_sq(src)} {_sq(l1)})")
-            for l2 in _jumps(board, r, p, l1):
-                if l2 == src:
+def _build():
+    for c in (1, 2, 3, 4):
+        ds = PIECE_DIRS[c]
+        for i in VALID:
+            for d in ds:
+                j = NB[i][d]
+                if j >= 0:
+                    t = "(move %s %s %s)" % (PNAME[c], SQN[i], SQN[j])
+                    STEP_T[c, i, d] = t
+                    ACT[t] = (c, i, j, ())
+                l1 = JP[i][d]
+                if l1 < 0:
                     continue
-                acts.append(f"(doublejump {p} {_sq(src)} {_sq(l1)} {_sq(l2)})")
-                for l3 in _jumps(board, r, p, l2):
-                    if l3 != l1:
-                        acts.append(f"(triplejump {p} {_sq(src)} {_sq(l1)} {_sq(l2)} {_sq(l3)})")
-    return list(dict.fromkeys(acts))
+                t = "(move %s %s %s)" % (PNAME[c], SQN[i], SQN[l1])
+                JUMP_T[c, i, d] = t
+                ACT[t] = (c, i, l1, (NB[i][d],))
+                for d2 in ds:
+                    l2 = JP[l1][d2]
+                    if l2 < 0 or l2 == i:
+                        continue
+                    t = "(doublejump %s %s %s %s)" % (PNAME[c], SQN[i], SQN[l1], SQN[l2])
+                    JUMP_T[c, i, d, d2] = t
+                    ACT[t] = (c, i, l2, (NB[i][d], NB[l1][d2]))
+                    for d3 in ds:
+                        l3 = JP[l2][d3]
+                        if l3 < 0 or l3 == l1:
+                            continue
+                        t = "(triplejump %s %s %s %s %s)" % (PNAME[c], SQN[i], SQN[l1],
+                                                             SQN[l2], SQN[l3])
+                        JUMP_T[c, i, d, d2, d3] = t
+                        ACT[t] = (c, i, l3, (NB[i][d], NB[l1][d2], NB[l2][d3]))
 
 
-def _legal(g, r):
-    acts = _moves(g, r) if r in g["control"] else []
-    if _other(r) in g["control"]:
-        acts.append("noop")
-    return acts
+_build()
+CELL_T = [["(cell %s %s)" % (SQN[i], PNAME[c]) for c in range(5)] for i in range(64)]
+CONTROL_T = ("(control red)", "(control black)")
 
 
-def _path(a):
-    t = a[1:-1].split()
-    pts = [(FILES.index(t[i]), int(t[i + 1])) for i in range(2, len(t), 2)]
-    return t[0], t[1], pts
-
-
-def _next(g, joint):
-    board, out = g["board"], set()
-    new = {}
-    removed = set()
-    movers = {}
-    for r, a in joint.items():
-        if a == "noop":
+def _legal(b, p):
+    out = []
+    o = 1 - p
+    for i in VALID:
+        c = b[i]
+        if not c or OWNER[c] != p:
             continue
-        kind, p, pts = _path(a)
-        movers[r] = kind, pts
-        src, dst = pts[0], pts[-1]
-        removed |= {src, dst}
-        new[src] = "b"
-        for a1, a2 in zip(pts, pts[1:]):  # captured squares
-            if abs(a2[0] - a1[0]) == 2 and _valid(*a1):
-                mid = ((a1[0] + a2[0]) // 2, (a1[1] + a2[1]) // 2)
-                if OWNER.get(board.get(mid)) == _other(r):
-                    removed.add(mid)
-                    new[mid] = "b"
-        if r == "red" and dst[1] == 8 and (p == "wp" or kind == "triplejump"):
-            p = "wk"
-        elif r == "black" and dst[1] == 1 and (p == "bp" or kind == "triplejump"):
-            p = "bk"
-        new[dst] = p
-    for s, p in board.items():
-        if movers and _valid(*s) and s not in removed:
-            out.add(f"(cell {_sq(s)} {p})")
-    out |= {f"(cell {_sq(s)} {p})" for s, p in new.items()}
-    for c in g["control"]:
-        out.add(f"(control {_other(c)})")
-    if g["step"] is not None and g["step"] < 201:
-        out.add(f"(step {g['step'] + 1})")
-    for r, (kind, pts) in movers.items():
-        o = _other(r)
-        if r in g["count"]:
-            out.add(f"(piece_count {r} {g['count'][r]})")
-        if o in g["count"]:
-            n = g["count"][o]
-            if kind == "move":
-                d = 1 if abs(pts[1][0] - pts[0][0]) == 2 else 0
-            else:
-                d = 2 if kind == "doublejump" else 3
-            if n - d >= 0 and (d == 0 or n <= 12):
-                out.add(f"(piece_count {o} {n - d})")
-    return sorted(out)
+        ds = PIECE_DIRS[c]
+        for d in ds:
+            j = NB[i][d]
+            if j < 0:
+                continue
+            v = b[j]
+            if v == 0:
+                out.append(STEP_T[c, i, d])
+                continue
+            l1 = JP[i][d]
+            if OWNER[v] != o or l1 < 0 or b[l1]:
+                continue
+            out.append(JUMP_T[c, i, d])
+            for d2 in ds:
+                l2 = JP[l1][d2]
+                if l2 < 0 or b[l2] or OWNER[b[NB[l1][d2]]] != o:
+                    continue
+                out.append(JUMP_T[c, i, d, d2])
+                for d3 in ds:
+                    l3 = JP[l2][d3]
+                    if l3 < 0 or l3 == l1 or b[l3] or OWNER[b[NB[l2][d3]]] != o:
+                        continue
+                    out.append(JUMP_T[c, i, d, d2, d3])
+    return out
 
 
-def _terminal(g):
-    if g["step"] == 102 or 0 in g["count"].values():
-        return True
-    return any(not _moves(g, r) for r in g["control"])
+def _apply(b, ctrl, n, cnt, action):
+    c, src, dst, caps = ACT[action]
+    b = list(b)
+    b[src] = 0
+    for k in caps:
+        b[k] = 0
+    if c == 1 and dst % 8 == 7:
+        c = 2
+    elif c == 3 and dst % 8 == 0:
+        c = 4
+    b[dst] = c
+    if caps:
+        cnt = list(cnt)
+        cnt[1 - ctrl] -= len(caps)
+    return b, 1 - ctrl, n + 1, cnt
 
 
-def _chooser(g, pending):
-    for i, r in enumerate(ROLES):
-        if r not in pending and len(_legal(g, r)) > 1:
-            return i
-    return None
+def _advance(b, ctrl, n, cnt):
+    """State at this point; forced (single-move) steps are applied at once."""
+    while True:
+        legal = []
+        if cnt[0] > 0 and cnt[1] > 0 and n < MAX_N:
+            legal = _legal(b, ctrl)
+        if len(legal) == 1:
+            b, ctrl, n, cnt = _apply(b, ctrl, n, cnt, legal[0])
+            continue
+        return {"board": b, "ctrl": ctrl, "n": n, "cnt": list(cnt),
+                "cur": ctrl if legal else -4, "legal": legal}
 
 
-def _settle(true, step, pending):
-    for _ in range(1000):
-        g = _parse(true)
-        if _terminal(g) or _chooser(g, pending) is not None:
-            break
-        joint = dict(pending)
-        for r in ROLES:
-            if r not in joint:
-                legal = _legal(g, r)
-                if len(legal) == 1:
-                    joint[r] = legal[0]
-        true, step, pending = _next(g, joint), step + 1, {}
-    return {"pending": pending, "step": step, "true": list(true)}
+def _initial_board():
+    b = [0] * 64
+    for i in VALID:
+        r = i % 8
+        if r <= 2:
+            b[i] = 1
+        elif r >= 5:
+            b[i] = 3
+    return b
+
+
+INITIAL_STATE: State = _advance(_initial_board(), 0, 0, [12, 12])
 
 
 def get_current_player(state: State) -> int:
-    g = _parse(state["true"])
-    if _terminal(g):
-        return -4
-    c = _chooser(g, state["pending"])
-    return -4 if c is None else c
+    return state["cur"]
 
 
 def get_player_name(player_id: int) -> str:
@@ -199,26 +162,19 @@ def get_player_name(player_id: int) -> str:
 
 
 def get_legal_actions(state: State) -> list[Action]:
-    p = get_current_player(state)
-    return [] if p < 0 else _legal(_parse(state["true"]), ROLES[p])
+    return list(state["legal"])
 
 
 def apply_action(state: State, action: Action) -> State:
-    p = get_current_player(state)
-    if p < 0:
-        raise ValueError("game is over")
-    pending = dict(state["pending"])
-    pending[ROLES[p]] = action
-    return _settle(list(state["true"]), state["step"], pending)
+    if state["cur"] < 0 or action not in state["legal"]:
+        raise ValueError("illegal action: %r" % (action,))
+    return _advance(*_apply(state["board"], state["ctrl"], state["n"], state["cnt"], action))
 
 
 def get_rewards(state: State) -> list[float]:
-    g = _parse(state["true"])
-    if state["pending"] or not _terminal(g):
+    if state["cur"] != -4:
         return [0.0, 0.0]
-    rc, bc = g["count"].get("red"), g["count"].get("black")
-    if rc is None or bc is None:
-        return [0.0, 0.0]
+    rc, bc = state["cnt"]
     if rc > bc:
         return [100.0, 0.0]
     if bc > rc:
@@ -227,6 +183,13 @@ def get_rewards(state: State) -> list[float]:
 
 
 def get_observations(state: State) -> list[Observation]:
-    pend = state["pending"]
-    return [{"pending": {r: pend[r]} if r in pend else {},
-             "step": state["step"], "true": list(state["true"])} for r in ROLES]
+    b, n = state["board"], state["n"]
+    facts = [CELL_T[i][b[i]] for i in VALID]
+    if n == 0:  # the initial light-square blanks vanish after the first move
+        facts += [CELL_T[i][0] for i in INVALID]
+    facts.append(CONTROL_T[state["ctrl"]])
+    facts.append("(piece_count red %d)" % state["cnt"][0])
+    facts.append("(piece_count black %d)" % state["cnt"][1])
+    facts.append("(step %d)" % (n + 1))
+    facts.sort()
+    return [{"step": n, "true": list(facts), "pending": {}} for _ in range(2)]

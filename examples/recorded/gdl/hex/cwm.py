@@ -7,125 +7,60 @@ Action = str
 State = dict[str, Any]
 Observation = dict[str, Any]
 
-ROLES = ["red", "blue"]
+ROLES = ("red", "blue")
 ROWS = "abcdefghi"
-COLS = range(1, 10)
-MAX_SUCC = 81  # (succ 81 82) is the last succ fact
-ADJ = {(0, 1), (0, -1), (1, 0), (-1, 0), (-1, 1), (1, -1)}
-
-INITIAL_STATE: State = {"pending": {}, "step": 0, "true": ["(control red)", "(step 1)"]}
-
-
-def _parse(true):
-    """Split fluents into cells, connected facts, owners, step and control."""
-    cells, conn, owners, step, control = set(), [], set(), None, []
-    for f in true:
-        t = f[1:-1].split() if f.startswith("(") else [f]
-        if t[0] == "cell":
-            cells.add((t[1], int(t[2]), t[3]))
-        elif t[0] == "connected":
-            conn.append((int(t[1]), t[2], int(t[3])))
-        elif t[0] == "owner":
-            owners.add((int(t[1]), t[2]))
-        elif t[0] == "step":
-            step = int(t[1])
-        elif t[0] == "control":
-            control.append(t[1])
-    return cells, conn, owners, step, control
+N = 9
+NB = []
+for _r in range(N):
+    for _c in range(N):
+        NB.append(tuple((_r + dr) * N + _c + dc
+                        for dr, dc in ((0, -1), (0, 1), (-1, 0), (1, 0), (-1, 1), (1, -1))
+                        if 0 <= _r + dr < N and 0 <= _c + dc < N))
+# edge bits per colour: bit0 = first edge, bit1 = second edge
+EDGE = [[0] * 81, [0] * 81]
+for _i in range(81):
+    _r, _c = divmod(_i, N)
+    EDGE[0][_i] = (1 if _r == 0 else 0) | (2 if _r == N - 1 else 0)   # red: rows a..i
+    EDGE[1][_i] = (1 if _c == 0 else 0) | (2 if _c == N - 1 else 0)   # blue: cols 1..9
+SQN = ["%s %d" % (ROWS[i // N], i % N + 1) for i in range(81)]
+PLACE_T = ["(place %s)" % SQN[i] for i in range(81)]
+PLACE_I = {t: i for i, t in enumerate(PLACE_T)}
+CELL_T = [[None, "(cell %s red)" % SQN[i], "(cell %s blue)" % SQN[i]] for i in range(81)]
 
 
-def _other(role):
-    return "blue" if role == "red" else "red"
+def _place(cells, labs, n, ctrl, empty, i):
+    """Place ctrl's stone at i; returns new (cells, labs, n, ctrl, empty, winner)."""
+    col = ctrl + 1
+    k = n + 1                      # label = current step fluent
+    cells = list(cells)
+    labs = list(labs)
+    merge = {labs[j] for j in NB[i] if cells[j] == col}
+    cells[i] = col
+    labs[i] = k
+    edge = EDGE[ctrl]
+    e = edge[i]
+    if merge:
+        for j in range(81):
+            if labs[j] in merge and cells[j] == col:
+                labs[j] = k
+                e |= edge[j]
+    win = ctrl if e == 3 else -1
+    return cells, labs, n + 1, 1 - ctrl, empty - 1, win
 
 
-def _adj(x, y, m, n):
-    return (ROWS.index(m) - ROWS.index(x), n - y) in ADJ
+def _make(cells, labs, n, ctrl, empty, win):
+    while win < 0 and empty == 1:  # a single legal move is made at once
+        i = cells.index(0)
+        cells, labs, n, ctrl, empty, win = _place(cells, labs, n, ctrl, empty, i)
+    return {"cells": cells, "labs": labs, "n": n, "ctrl": ctrl, "empty": empty,
+            "win": win, "cur": -4 if (win >= 0 or empty == 0) else ctrl}
 
 
-def _legal(true, role):
-    cells, _, _, _, control = _parse(true)
-    acts = []
-    if role in control:
-        occ = {(r, c) for r, c, _ in cells}
-        acts += [f"(place {r} {c})" for r in ROWS for c in COLS if (r, c) not in occ]
-    if _other(role) in control:
-        acts.append("noop")
-    return acts
-
-
-def _next(true, moves):
-    """Apply a joint move (role -> action) following the next rules."""
-    cells, conn, owners, step, control = _parse(true)
-    out = {f"(cell {r} {c} {ro})" for r, c, ro in cells}
-    places = []
-    for role, a in moves.items():
-        if a.startswith("(place "):
-            _, r, c = a[1:-1].split()
-            places.append((role, r, int(c)))
-            out.add(f"(cell {r} {c} {role})")
-    if step is not None and 1 <= step <= MAX_SUCC:
-        out.add(f"(step {step + 1})")
-    out |= {f"(owner {k} {ro})" for k, ro in owners}
-    if step is not None:
-        out |= {f"(owner {step} {ro})" for ro in control}
-    # groups of the mover adjacent to the placed stone
-    transfer = {e for e, m, n in conn for ro, x, y in places
-                if (e, ro) in owners and _adj(x, y, m, n)}
-    if step is not None:
-        out |= {f"(connected {step} {x} {y})" for _, x, y in places}
-        out |= {f"(connected {step} {m} {n})" for e, m, n in conn if e in transfer}
-    out |= {f"(connected {e} {m} {n})" for e, m, n in conn if e not in transfer}
-    out |= {f"(control {_other(ro)})" for ro in control}
-    return sorted(out)
-
-
-def _paths(true):
-    """(redpath, bluepath)."""
-    _, conn, owners, _, _ = _parse(true)
-    groups = {}
-    for k, m, n in conn:
-        rs, cs = groups.setdefault(k, (set(), set()))
-        rs.add(m)
-        cs.add(n)
-    red = any((k, "red") in owners and "a" in rs and "i" in rs
-              for k, (rs, cs) in groups.items())
-    blue = any((k, "blue") in owners and 1 in cs and 9 in cs
-               for k, (rs, cs) in groups.items())
-    return red, blue
-
-
-def _terminal(true):
-    return any(_paths(true))
-
-
-def _chooser(true, pending):
-    """Index of the first role (in order) still to choose with >1 legal moves, else None."""
-    for i, role in enumerate(ROLES):
-        if role not in pending and len(_legal(true, role)) > 1:
-            return i
-    return None
-
-
-def _settle(true, step, pending):
-    """Apply joint moves while no role has a choice left; return the resulting state."""
-    for _ in range(1000):
-        if _terminal(true) or _chooser(true, pending) is not None:
-            break
-        moves = dict(pending)
-        for role in ROLES:
-            if role not in moves:
-                legal = _legal(true, role)
-                if len(legal) == 1:
-                    moves[role] = legal[0]
-        true, step, pending = _next(true, moves), step + 1, {}
-    return {"pending": pending, "step": step, "true": list(true)}
+INITIAL_STATE: State = _make([0] * 81, [0] * 81, 0, 0, 81, -1)
 
 
 def get_current_player(state: State) -> int:
-    if _terminal(state["true"]):
-        return -4
-    i = _chooser(state["true"], state["pending"])
-    return -4 if i is None else i
+    return state["cur"]
 
 
 def get_player_name(player_id: int) -> str:
@@ -137,28 +72,37 @@ def get_player_name(player_id: int) -> str:
 
 
 def get_legal_actions(state: State) -> list[Action]:
-    p = get_current_player(state)
-    return [] if p < 0 else _legal(state["true"], ROLES[p])
+    if state["cur"] < 0:
+        return []
+    cells = state["cells"]
+    return [PLACE_T[i] for i in range(81) if not cells[i]]
 
 
 def apply_action(state: State, action: Action) -> State:
-    p = get_current_player(state)
-    if p < 0:
-        raise ValueError("game is over")
-    pending = dict(state["pending"])
-    pending[ROLES[p]] = action
-    return _settle(list(state["true"]), state["step"], pending)
+    i = PLACE_I.get(action)
+    if state["cur"] < 0 or i is None or state["cells"][i]:
+        raise ValueError("illegal action: %r" % (action,))
+    return _make(*_place(state["cells"], state["labs"], state["n"], state["ctrl"],
+                         state["empty"], i))
 
 
 def get_rewards(state: State) -> list[float]:
-    true = state["true"]
-    if state["pending"] or not _terminal(true):
+    if state["cur"] != -4:
         return [0.0, 0.0]
-    red, blue = _paths(true)
-    return [100.0 if red else 0.0, 100.0 if blue else 0.0]
+    w = state["win"]
+    return [100.0 if w == 0 else 0.0, 100.0 if w == 1 else 0.0]
 
 
 def get_observations(state: State) -> list[Observation]:
-    pend = state["pending"]
-    return [{"pending": {r: pend[r]} if r in pend else {},
-             "step": state["step"], "true": list(state["true"])} for r in ROLES]
+    cells, labs, n = state["cells"], state["labs"], state["n"]
+    facts = []
+    for i in range(81):
+        if cells[i]:
+            facts.append(CELL_T[i][cells[i]])
+            facts.append("(connected %d %s)" % (labs[i], SQN[i]))
+    for k in range(1, n + 1):
+        facts.append("(owner %d %s)" % (k, ROLES[(k - 1) % 2]))
+    facts.append("(control %s)" % ROLES[state["ctrl"]])
+    facts.append("(step %d)" % (n + 1))
+    facts.sort()
+    return [{"step": n, "true": list(facts), "pending": {}} for _ in range(2)]

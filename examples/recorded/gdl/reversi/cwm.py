@@ -1,5 +1,5 @@
 # Code world model of 'reversi', made by ggp synth (answers from the exchange backend, model exchange).
-# Node 0: training accuracy 1.0000. See metadata.json.
+# Node 1: training accuracy 1.0000. See metadata.json.
 
 from typing import Any
 
@@ -7,106 +7,114 @@ Action = str
 State = dict[str, Any]
 Observation = dict[str, Any]
 
-ROLES = ["black", "red"]
-IDX = range(1, 9)
-DIRS = [(0, 1), (0, -1), (1, 0), (-1, 0), (-1, 1), (1, 1), (1, -1), (-1, -1)]
+NAMES = ("black", "red")
+FULL = (1 << 64) - 1
+_COL1 = sum(1 << (x * 8) for x in range(8))        # y == 1
+_COL8 = sum(1 << (x * 8 + 7) for x in range(8))    # y == 8
+NOT_Y1 = FULL & ~_COL1
+NOT_Y8 = FULL & ~_COL8
+DIRS = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
 
-INITIAL_STATE: State = {"pending": {}, "step": 0,
-                        "true": ["(cell 4 4 black)", "(cell 4 5 red)", "(cell 5 4 red)",
-                                 "(cell 5 5 black)", "(control black)"]}
+# shift amount and wrap mask per direction (bit = (x-1)*8 + (y-1))
+SHIFTS_L, SHIFTS_R = [], []
+for _dx, _dy in DIRS:
+    _s = 8 * _dx + _dy
+    _m = NOT_Y1 if _dy == 1 else (NOT_Y8 if _dy == -1 else FULL)
+    (SHIFTS_L if _s > 0 else SHIFTS_R).append((abs(_s), _m))
 
+# rays of single-bit masks from each square in each direction (length >= 2 only)
+RAYS = []
+for _i in range(64):
+    _x, _y = divmod(_i, 8)
+    _rays = []
+    for _dx, _dy in DIRS:
+        _r = []
+        _cx, _cy = _x + _dx, _y + _dy
+        while 0 <= _cx < 8 and 0 <= _cy < 8:
+            _r.append(1 << (_cx * 8 + _cy))
+            _cx += _dx
+            _cy += _dy
+        if len(_r) >= 2:
+            _rays.append(tuple(_r))
+    RAYS.append(tuple(_rays))
 
-def _other(role):
-    return "red" if role == "black" else "black"
-
-
-def _parse(true):
-    """board {(x, y): color} and list of roles in control."""
-    board, control = {}, []
-    for f in true:
-        t = f[1:-1].split()
-        if t[0] == "cell":
-            board[(int(t[1]), int(t[2]))] = t[3]
-        elif t[0] == "control":
-            control.append(t[1])
-    return board, control
-
-
-def _flips(board, color, x, y):
-    """Opponent cells flanked (flipped) when `color` plays at (x, y)."""
-    opp, res = _other(color), []
-    for dx, dy in DIRS:
-        run, cx, cy = [], x + dx, y + dy
-        while 1 <= cx <= 8 and 1 <= cy <= 8 and board.get((cx, cy)) == opp:
-            run.append((cx, cy))
-            cx, cy = cx + dx, cy + dy
-        if run and 1 <= cx <= 8 and 1 <= cy <= 8 and board.get((cx, cy)) == color:
-            res += run
-    return res
-
-
-def _moves(board, color):
-    return [(x, y) for x in IDX for y in IDX
-            if (x, y) not in board and _flips(board, color, x, y)]
+MOVE_TEXT = ["(move %d %d)" % (i // 8 + 1, i % 8 + 1) for i in range(64)]
+MOVE_INDEX = {t: i for i, t in enumerate(MOVE_TEXT)}
+CELL_TEXT = [["(cell %d %d %s)" % (i // 8 + 1, i % 8 + 1, n) for i in range(64)]
+             for n in NAMES]
+CONTROL_TEXT = ["(control %s)" % n for n in NAMES]
 
 
-def _legal(true, role):
-    board, control = _parse(true)
-    moves = _moves(board, role)
-    acts = [f"(move {x} {y})" for x, y in moves] if role in control else []
-    if _other(role) in control or not moves:
-        acts.append("noop")
-    return acts
+def _moves(P, O):
+    """Bitboard of empty squares where the owner of P can move."""
+    empty = FULL ^ (P | O)
+    m = 0
+    for s, mask in SHIFTS_L:
+        om = O & mask
+        t = (P << s) & om
+        t |= (t << s) & om
+        t |= (t << s) & om
+        t |= (t << s) & om
+        t |= (t << s) & om
+        t |= (t << s) & om
+        m |= (t << s) & mask & empty
+    for s, mask in SHIFTS_R:
+        om = O & mask
+        t = (P >> s) & om
+        t |= (t >> s) & om
+        t |= (t >> s) & om
+        t |= (t >> s) & om
+        t |= (t >> s) & om
+        t |= (t >> s) & om
+        m |= (t >> s) & mask & empty
+    return m
 
 
-def _next(true, joint):
-    board, control = _parse(true)
-    new = dict(board)
-    for role, a in joint.items():
-        if a.startswith("(move "):
-            _, x, y = a[1:-1].split()
-            x, y = int(x), int(y)
-            for c in _flips(board, role, x, y):
-                new[c] = role
-            new[(x, y)] = role
-    out = {f"(cell {x} {y} {c})" for (x, y), c in new.items()}
-    out |= {f"(control {_other(r)})" for r in control}
-    return sorted(out)
+def _flips(sq, P, O):
+    f = 0
+    for ray in RAYS[sq]:
+        acc = 0
+        for b in ray:
+            if O & b:
+                acc |= b
+            elif P & b:
+                f |= acc
+                break
+            else:
+                break
+    return f
 
 
-def _terminal(true):
-    board, _ = _parse(true)
-    return not _moves(board, "black") and not _moves(board, "red")
+def _play(bb, p, sq):
+    """Board after player p places at sq (bb = (black, red))."""
+    P, O = (bb[0], bb[1]) if p == 0 else (bb[1], bb[0])
+    f = _flips(sq, P, O)
+    P |= f | (1 << sq)
+    O &= ~f
+    return (P, O) if p == 0 else (O, P)
 
 
-def _chooser(true, pending):
-    """First role in order, not yet pending, with more than one legal move."""
-    for i, role in enumerate(ROLES):
-        if role not in pending and len(_legal(true, role)) > 1:
-            return i
-    return None
+def _make(bb, ctrl, step):
+    """Build a state; forced single moves and passes are applied at once."""
+    while True:
+        P, O = (bb[0], bb[1]) if ctrl == 0 else (bb[1], bb[0])
+        m = _moves(P, O)
+        if m:
+            if m & (m - 1):  # at least two moves: the controller chooses
+                return {"b": bb[0], "r": bb[1], "c": ctrl, "s": step, "p": ctrl, "m": m}
+            bb = _play(bb, ctrl, m.bit_length() - 1)  # exactly one move: forced
+        elif not _moves(O, P):
+            return {"b": bb[0], "r": bb[1], "c": ctrl, "s": step, "p": -4, "m": 0}
+        # forced move or pass (noop, noop): control switches, step advances
+        ctrl = 1 - ctrl
+        step += 1
 
 
-def _settle(true, step, pending):
-    """Apply joint moves automatically while no role has a choice."""
-    for _ in range(1000):
-        if _terminal(true) or _chooser(true, pending) is not None:
-            break
-        joint = dict(pending)
-        for role in ROLES:
-            if role not in joint:
-                legal = _legal(true, role)
-                if len(legal) == 1:
-                    joint[role] = legal[0]
-        true, step, pending = _next(true, joint), step + 1, {}
-    return {"pending": pending, "step": step, "true": list(true)}
+INITIAL_STATE: State = _make(((1 << 27) | (1 << 36), (1 << 28) | (1 << 35)), 0, 0)
 
 
 def get_current_player(state: State) -> int:
-    if _terminal(state["true"]):
-        return -4
-    i = _chooser(state["true"], state["pending"])
-    return -4 if i is None else i
+    return state["p"]
 
 
 def get_player_name(player_id: int) -> str:
@@ -114,38 +122,52 @@ def get_player_name(player_id: int) -> str:
         return "chance"
     if player_id == -4:
         return "terminal"
-    return ROLES[player_id]
+    return NAMES[player_id]
 
 
 def get_legal_actions(state: State) -> list[Action]:
-    p = get_current_player(state)
-    return [] if p < 0 else _legal(state["true"], ROLES[p])
+    if state["p"] < 0:
+        return []
+    m = state["m"]
+    out = []
+    while m:
+        low = m & -m
+        out.append(MOVE_TEXT[low.bit_length() - 1])
+        m ^= low
+    return out
 
 
 def apply_action(state: State, action: Action) -> State:
-    p = get_current_player(state)
+    p = state["p"]
     if p < 0:
         raise ValueError("game is over")
-    pending = dict(state["pending"])
-    pending[ROLES[p]] = action
-    return _settle(list(state["true"]), state["step"], pending)
+    sq = MOVE_INDEX.get(action)
+    if sq is None or not (state["m"] >> sq) & 1:
+        raise ValueError("illegal action: %r" % (action,))
+    bb = _play((state["b"], state["r"]), p, sq)
+    return _make(bb, 1 - state["c"], state["s"] + 1)
 
 
 def get_rewards(state: State) -> list[float]:
-    true = state["true"]
-    if state["pending"] or not _terminal(true):
+    if state["p"] != -4:
         return [0.0, 0.0]
-    board, _ = _parse(true)
-    b = sum(1 for c in board.values() if c == "black")
-    r = sum(1 for c in board.values() if c == "red")
-    if b > r:
+    nb = bin(state["b"]).count("1")
+    nr = bin(state["r"]).count("1")
+    if nb > nr:
         return [100.0, 0.0]
-    if r > b:
+    if nr > nb:
         return [0.0, 100.0]
     return [50.0, 50.0]
 
 
 def get_observations(state: State) -> list[Observation]:
-    pend = state["pending"]
-    return [{"pending": {r: pend[r]} if r in pend else {},
-             "step": state["step"], "true": list(state["true"])} for r in ROLES]
+    facts = []
+    for color, bits in ((0, state["b"]), (1, state["r"])):
+        texts = CELL_TEXT[color]
+        while bits:
+            low = bits & -bits
+            facts.append(texts[low.bit_length() - 1])
+            bits ^= low
+    facts.append(CONTROL_TEXT[state["c"]])
+    facts.sort()
+    return [{"step": state["s"], "true": list(facts), "pending": {}} for _ in range(2)]
