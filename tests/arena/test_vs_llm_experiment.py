@@ -122,7 +122,12 @@ def test_an_interrupted_exchange_run_resumes_without_replaying_or_reasking(tmp_p
     try:
         # the answerer stops after 3 prompts: the run finishes a match or two, then waits
         # for an answer that does not come, and is interrupted there (Ctrl-C)
-        process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+        # Ctrl-C as in a terminal: a run started in the background of a non-interactive
+        # shell (as CI may start the suite) inherits SIGINT ignored, and Python then
+        # never raises KeyboardInterrupt
+        process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True,
+                                   preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                                    signal.SIG_DFL))
         lines: list[str] = []
         reader = threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True)
         reader.start()
