@@ -67,9 +67,9 @@ import time
 from collections.abc import Callable, Sequence
 
 from ggp.core.model import WorldModel
+from ggp.core.ops import ops_for
 from ggp.core.protocol import CHANCE, TERMINAL, Action, State, canonical_json
 from ggp.search.evaluators import Evaluator, as_evaluator
-from ggp.core.ops import ops_for
 from ggp.search.priors import GuardedPrior, Prior, as_guarded
 from ggp.search.tactics import OutOfBudget, ShallowProver
 
@@ -265,9 +265,10 @@ class MCTS:
 
     def choose(self, root: Node) -> Action:
         """The most visited root action (ties: higher mean for the mover), except that a
-        proven root plays a child that proves it (a won one: the quickest), proven children that a sibling is
-        known to beat are never chosen (:meth:`_dominated`), and with the solver an
-        unproven move is checked for a short forced loss first (:meth:`_safe_choice`)."""
+        proven root plays a child that proves it (a won root: the quickest win), proven
+        children that a sibling is known to beat are never chosen (:meth:`_dominated`),
+        and with the solver an unproven move is checked for a short forced loss first
+        (:meth:`_safe_choice`)."""
         if not root.children:
             raise ValueError("the root has no children: search a non-terminal decision state")
         player = root.player
