@@ -48,7 +48,6 @@ from ggp.rundir import (
     EXCHANGES,
     FASTER_FORMAT,
     FASTER_MODEL,
-    GDL_SOURCE,
     METADATA,
     MODEL,
     ORIGINAL,
@@ -135,7 +134,7 @@ def load_source(target: str | Path) -> Source:
 
 def _run_source(path: Path) -> Source:
     from ggp.synth.refine import Settings
-    from ggp.synth.run import _own_layout, _tests
+    from ggp.synth.run import _tests, own_layout
     from ggp.synth.trajectories import load_trajectories
 
     store = RunStore(path)
@@ -153,7 +152,7 @@ def _run_source(path: Path) -> Source:
         raise FasterError(f"{path} has no trajectories.jsonl to rebuild its unit tests from.")
     inference = settings.inference or train.deck == "closed"
     # a GDL program with its own state layout is tested on what the players see
-    states = not (meta.source == GDL_SOURCE and _own_layout(meta))
+    states = not own_layout(meta)
     tests = _tests(train, settings, inference, states=states)
     held = store.file(TEST_TRAJECTORIES)
     if held.is_file():

@@ -161,7 +161,7 @@ def replay_plan(run_dir: str | Path,
                                   players=list(train.players or ["random"]),
                                   deck=train.deck or "open",
                                   view_player=train.view_player or 0, on_game=on_game,
-                                  own_layout=_own_layout(meta))
+                                  own_layout=own_layout(meta))
         else:
             test_file = store.file(TEST_TRAJECTORIES)
             task = user_task(store.file(RULES), store.file(TRAJECTORIES), name=meta.game,
@@ -389,7 +389,7 @@ def _load_run(store: RunStore, on_phase: Callable[[str, int, int], None] | None,
                 seed=meta.seeds.trajectories if meta.seeds else None,
                 players=tuple(train.players or ()) or None,
                 view_player=train.view_player or 0, spec=spec,
-                compare_states=not (meta.source == GDL_SOURCE and _own_layout(meta)))
+                compare_states=not own_layout(meta))
     settings = Settings(**meta.settings)
     test = meta.test or TestInfo()
     job = None
@@ -456,10 +456,12 @@ def _new_metadata(task: Task, settings: Settings, backend: dict[str, Any]) -> Ru
     return meta
 
 
-def _own_layout(meta: RunMetadata) -> bool:
-    """Whether a GDL run's program keeps its own state layout (runs made before there
-    was a choice compared the reasoner's states)."""
-    return meta.gdl is not None and meta.gdl.layout == OWN_LAYOUT
+def own_layout(meta: RunMetadata) -> bool:
+    """Whether the run is a GDL compile whose program keeps its own state layout, so its
+    tests compare only what players see (GDL runs made before there was a choice, and
+    every other run, compare states)."""
+    return (meta.source == GDL_SOURCE and meta.gdl is not None
+            and meta.gdl.layout == OWN_LAYOUT)
 
 
 def _count(meta: RunMetadata, p: Progress) -> None:
