@@ -48,6 +48,7 @@ from ggp.rundir import (
     EXCHANGES,
     FASTER_FORMAT,
     FASTER_MODEL,
+    GDL_SOURCE,
     METADATA,
     MODEL,
     ORIGINAL,
@@ -144,8 +145,8 @@ def _run_source(path: Path) -> Source:
     settings = Settings(**(meta.settings or {}))
     if store.file(TRAJECTORIES).is_file():
         train = load_trajectories(store.file(TRAJECTORIES))
-    elif meta.source == REFERENCE_SOURCE:  # a recorded run keeps only its answers:
-        from ggp.synth.run import replay_plan  # its training games are played again
+    elif meta.source in (REFERENCE_SOURCE, GDL_SOURCE):  # a recorded run keeps only its
+        from ggp.synth.run import replay_plan  # answers: its training games are played again
 
         train = replay_plan(path).task.train
     else:
