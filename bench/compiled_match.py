@@ -1,109 +1,83 @@
 """A 200-simulation search match on a compiled GDL model, refereed by the reasoner: the
 wall time of issue 33's bar (<= 30 s on the 2-core machine).
 
-For each ``ggp synth game.kif`` run folder (its ``cwm.py``, the program compiled from the
-run's copy of the description), one match: seat 0 searches, every other seat plays
-uniformly at random, ggp's reasoner is the referee (the truth). The compiled program is
-untrusted code and runs only in its sandbox:
+For each ``ggp synth game.kif`` run folder, one ``ggp play`` of the run's copy of the
+description (ggp's reasoner is the referee, the truth), timed from the command's start to
+its exit: seat 0 searches on the run's ``cwm.py`` (untrusted code, in its sandboxed
+worker), every other seat plays uniformly at random:
 
-* GDL: MCTS with ``--sims`` simulations (one random rollout per leaf) in the program's
-  sandboxed worker (:meth:`ggp.ggpnet.compiled_worker.CompiledSearch.plan`), from the
-  state the match's moves lead to in the program, which keeps its own state layout (the
-  way the GGP player drives it, :mod:`ggp.ggpnet.compiled`);
-* GDL-II: the ``cwm_ismcts:run=RUN:sims=N:rollouts=1`` agent, which draws its roots with
-  the program's own ``resample_history`` from the seat's observations.
+* GDL: ``cwm_mcts:run=RUN:sims=N:rollouts=1``. The program keeps a state layout of its
+  own, so the agent follows the real state from its history (belief ``tracking``);
+* GDL-II: ``cwm_ismcts:run=RUN:sims=N:rollouts=1:pool=P``, roots drawn with the program's
+  own ``resample_history`` (``--pool`` of them per move, each validated by a replay).
 
-``--baseline`` also plays the same match planned on the reasoner (``mcts`` /
-``ismcts:sims=N:rollouts=1``, as ``ggp play GAME -p SPEC,random`` does), in the same run.
+Each row also says how many of the searching seat's moves were searched on the program
+and how many fell back to a random move (the agent's report, through its ``log=``), so a
+fast match cannot hide a search that failed. ``--baseline`` also times the same command
+planned on the reasoner (``mcts`` / ``ismcts:sims=N:rollouts=1``), in the same run.
 
-Run:  python bench/compiled_match.py RUN_DIR ... [--sims 200] [--seed 1] [--baseline]
-          [--json FILE]
+Run:  python bench/compiled_match.py RUN_DIR ... [--sims 200] [--pool 16] [--seed 1]
+          [--baseline] [--json FILE]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
-from ggp.agents import make_agent
-from ggp.arena.match import play_match
-from ggp.core.protocol import CHANCE, TERMINAL
-from ggp.sandbox import Limits, Worker
 from ggp.synth.gdl_source import load_gdl_truth
 
-
-def _compiled_gdl_match(reasoner, code: str, filename: str, sims: int, seed: int) -> dict:
-    """Seat 0 plans in the program's worker from the match's moves; the others random."""
-    limits = Limits(memory_mb=2048, cpu_seconds=3600, max_output_bytes=1 << 20,
-                    restricted=True, network=False)
-    worker = Worker("ggp.ggpnet.compiled_worker",
-                    {"source": code, "filename": filename,
-                     "metadata": reasoner.metadata.to_dict()}, start_timeout=30.0,
-                    limits=limits)
-    rng = random.Random(seed)
-    try:
-        started = time.perf_counter()
-        state, searched = reasoner.initial_state(), 0
-        actions: list[str] = []
-        while (player := reasoner.current_player(state)) != TERMINAL:
-            if player == CHANCE:
-                outcomes = reasoner.chance_outcomes(state)
-                action = rng.choices([o for o, _ in outcomes],
-                                     weights=[p for _, p in outcomes])[0]
-            elif player == 0:
-                reply = worker.call("plan", {"actions": actions, "sims": sims,
-                                             "seed": rng.randrange(1 << 31)}, timeout=600.0)
-                if "error" in reply:
-                    raise SystemExit(f"the search on the compiled model failed: "
-                                     f"{reply['error']}")
-                action = reply["action"]
-                searched += 1
-            else:
-                action = rng.choice(list(reasoner.legal_actions(state)))
-            if action not in reasoner.legal_actions(state):
-                raise SystemExit(f"the compiled model's move {action!r} is not legal")
-            state = reasoner.apply(state, action)
-            actions.append(action)
-        seconds = time.perf_counter() - started
-    finally:
-        worker.close()
-    return {"seconds": seconds, "moves": len(actions), "searched": searched,
-            "returns": list(reasoner.rewards(state))}
+GGP = [sys.executable, "-c",
+       "import sys; from ggp.cli.main import main; sys.argv[0] = 'ggp'; sys.exit(main())"]
 
 
-def _agent_match(reasoner, spec: str, seed: int) -> dict:
-    """``spec`` in seat 0 against random players, as ``ggp play`` plays it."""
-    agents = [make_agent(spec, reasoner)] + [make_agent("random", reasoner)
-                                            for _ in range(reasoner.num_players - 1)]
+def _play(description: Path, specs: list[str], seed: int, folder: Path) -> dict:
+    """One ``ggp play`` with the given seats; its wall time, length, returns and the
+    searching agent's report (when it wrote one)."""
+    record, log = folder / "match.json", folder / "agent.jsonl"
+    for stale in (record, log):
+        stale.unlink(missing_ok=True)
+    first = specs[0] + (f":log={log}" if specs[0].startswith("cwm_") else "")
+    args = ["play", str(description), "-p", ",".join([first, *specs[1:]]), "--seed",
+            str(seed), "--no-show", "--output", str(record)]
     started = time.perf_counter()
-    try:
-        result = play_match(reasoner, agents, seed=seed, record_states=False)
-    finally:
-        for agent in agents:
-            agent.close()
-    return {"seconds": time.perf_counter() - started, "moves": len(result.steps),
-            "returns": list(result.returns)}
+    done = subprocess.run(GGP + args, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if done.returncode:
+        raise SystemExit(f"ggp {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
+    match = json.loads(record.read_text(encoding="utf-8"))
+    row = {"command": f"ggp play {description} -p {','.join(specs)} --seed {seed}",
+           "seconds": seconds,
+           "moves": len(match["steps"]), "returns": match["returns"],
+           "forfeit": match.get("forfeit")}
+    if log.is_file():
+        stats = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])["stats"]
+        row.update(searched=stats["searched"], fallbacks=stats["fallbacks"],
+                   simulations=stats["simulations"])
+    return row
 
 
-def bench_run(folder: Path, args: argparse.Namespace) -> dict:
+def bench_run(folder: Path, args: argparse.Namespace, scratch: Path) -> dict:
     meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
-    reasoner = load_gdl_truth(folder / meta["gdl"]["file"])
-    program = folder / "cwm.py"
+    description = folder / meta["gdl"]["file"]
+    players = load_gdl_truth(description).num_players
     gdl_ii = bool(meta["gdl"].get("gdl_ii"))
-    row = {"game": meta["game"], "run": str(folder), "gdl_ii": gdl_ii, "sims": args.sims}
     if gdl_ii:
-        row["compiled"] = _agent_match(
-            reasoner, f"cwm_ismcts:run={program}:sims={args.sims}:rollouts=1", args.seed)
+        spec = f"cwm_ismcts:run={folder}:sims={args.sims}:rollouts=1:pool={args.pool}"
     else:
-        row["compiled"] = _compiled_gdl_match(reasoner, program.read_text(encoding="utf-8"),
-                                              str(program), args.sims, args.seed)
+        spec = f"cwm_mcts:run={folder}:sims={args.sims}:rollouts=1"
+    others = ["random"] * (players - 1)
+    row = {"game": meta["game"], "run": str(folder), "gdl_ii": gdl_ii, "sims": args.sims,
+           "compiled": _play(description, [spec, *others], args.seed, scratch)}
     if args.baseline:
         search = "ismcts" if gdl_ii else "mcts"
-        row["reasoner"] = _agent_match(reasoner, f"{search}:sims={args.sims}:rollouts=1",
-                                       args.seed)
+        row["reasoner"] = _play(description, [f"{search}:sims={args.sims}:rollouts=1",
+                                              *others], args.seed, scratch)
     return row
 
 
@@ -111,25 +85,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", help="ggp synth game.kif run folders")
     parser.add_argument("--sims", type=int, default=200)
+    parser.add_argument("--pool", type=int, default=16,
+                        help="GDL-II: inference samples per move (cwm_ismcts pool=)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--baseline", action="store_true",
                         help="also play the match planned on the reasoner")
     parser.add_argument("--json", default="")
     args = parser.parse_args()
-    print(f"one match per game: seat 0 searches with {args.sims} simulations (1 rollout), "
-          "the others random, refereed by the reasoner; wall seconds")
-    print(f"{'game':18} {'kind':7} {'compiled s':>10} {'moves':>6} "
-          f"{'reasoner s':>10} {'ratio':>7}")
+    print(f"one `ggp play` per game: seat 0 searches with {args.sims} simulations "
+          "(1 rollout), the others random, refereed by the reasoner; wall seconds")
+    print(f"{'game':16} {'kind':6} {'compiled s':>10} {'moves':>6} {'searched':>9} "
+          f"{'fallbacks':>9} {'returns':>12} {'reasoner s':>10}")
     rows = []
-    for run in args.runs:
-        row = bench_run(Path(run), args)
-        rows.append(row)
-        compiled = row["compiled"]
-        base = row.get("reasoner")
-        ratio = f"{base['seconds'] / compiled['seconds']:6.1f}x" if base else "-"
-        print(f"{row['game']:18} {'GDL-II' if row['gdl_ii'] else 'GDL':7} "
-              f"{compiled['seconds']:10.1f} {compiled['moves']:6d} "
-              f"{base['seconds'] if base else float('nan'):10.1f} {ratio:>7}", flush=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        for run in args.runs:
+            row = bench_run(Path(run), args, Path(scratch))
+            rows.append(row)
+            c, base = row["compiled"], row.get("reasoner")
+            print(f"{row['game']:16} {'GDL-II' if row['gdl_ii'] else 'GDL':6} "
+                  f"{c['seconds']:10.1f} {c['moves']:6d} {c.get('searched', '-'):>9} "
+                  f"{c.get('fallbacks', '-'):>9} "
+                  f"{'/'.join(f'{r:g}' for r in c['returns']):>12} "
+                  f"{base['seconds'] if base else float('nan'):10.1f}", flush=True)
+            if c["forfeit"]:
+                print(f"  forfeit: {c['forfeit']}")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
 

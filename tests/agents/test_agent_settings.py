@@ -31,7 +31,7 @@ SETTINGS = {
     "gt_ismcts": "sims time rollouts uct_c prior playout",
     "gt_mcts": "sims time rollouts uct_c prior playout solver reuse",
     "cwm_ismcts": "sims time rollouts uct_c run value_file prior_file playout retries "
-                  "move_seconds memory_mb log",
+                  "move_seconds memory_mb log pool",
     "cwm_mcts": "sims time rollouts uct_c run value_file prior_file playout retries "
                 "move_seconds memory_mb log solver reuse",
     "fast_ismcts": "sims time rollouts uct_c run fast original retries move_seconds "
@@ -50,9 +50,9 @@ def test_each_search_agent_lists_its_settings(name):
 
 
 @pytest.mark.parametrize(("spec", "problem"), [
-    ("ismcts:belief=exat", "setting belief=exat must be one of auto, perfect, model, exact, "
-                           "generic"),
-    ("pimc:belief=Model", "must be one of auto, perfect, model, exact, generic"),
+    ("ismcts:belief=exat", "setting belief=exat must be one of auto, perfect, tracking, "
+                           "model, exact, generic"),
+    ("pimc:belief=Model", "must be one of auto, perfect, tracking, model, exact, generic"),
     ("mcts:playout=priors", "must be one of random, prior"),
     ("cwm_ismcts:playout=none", "must be one of auto, random, prior"),
     ("cfr:solver=fast", "must be one of auto, openspiel, own"),

@@ -226,3 +226,39 @@ def test_cwm_playout_setting(tmp_path):
     assert errors["auto"] > errors["random"] > 0
     with pytest.raises(AgentSpecError, match="playout=greedy must be one of auto, random, prior"):
         make_agent(f"cwm_mcts:run={run}:playout=greedy", make_game("tic_tac_toe"))
+
+
+def test_cwm_mcts_plans_on_a_compiled_gdl_program_with_its_own_state_layout():
+    """The recorded real-model hex program (bitboard-like state, the description's facts
+    as its observation) is followed from the player's history (belief ``tracking``), so
+    every move is searched on it, none falls back."""
+    from pathlib import Path
+
+    from ggp.synth.gdl_source import load_gdl_truth
+
+    run = Path(__file__).resolve().parents[2] / "examples" / "recorded" / "gdl" / "hex"
+    reasoner = load_gdl_truth(run / "description" / "hex.kif")
+    agents = [make_agent(f"cwm_mcts:run={run}:sims=10:rollouts=1", reasoner),
+              make_agent("random", reasoner)]
+    try:
+        result = play_match(reasoner, agents, seed=3, record_states=False)
+    finally:
+        for agent in agents:
+            agent.close()
+    stats = agents[0].report["stats"]
+    assert result.forfeit is None and stats["fallbacks"] == 0
+    assert stats["searched"] == stats["moves"] > 10 and stats["simulations"] > 0
+
+
+def test_cwm_ismcts_pool_bounds_the_model_samples_per_move(tmp_path):
+    run = run_dir(tmp_path, "run", source("leduc_poker"))
+    calls = {}
+    for pool in (0, 3):
+        result, agents = _play("leduc_poker", [f"cwm_ismcts:run={run}:sims=40:rollouts=1:"
+                                              f"pool={pool}", "random"], seed=2)
+        stats = agents[0].report["stats"]
+        assert result.forfeit is None and stats["fallbacks"] == 0
+        calls[pool] = stats["resample_valid"] / stats["moves"]
+    assert calls[0] > 40 and calls[3] <= 4  # the belief's first check, then 3 in the pool
+    with pytest.raises(AgentSpecError, match="no setting pool"):
+        make_agent(f"cwm_mcts:run={run}:pool=3", make_game("leduc_poker"))

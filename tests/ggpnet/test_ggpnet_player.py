@@ -184,7 +184,13 @@ def test_full_collections_are_postponed_only_during_matches():
     assert one.handle("(ABORT a)") == (200, "aborted")
     assert _QuietGC._holders == before + 1 and gc.get_threshold()[2] == 1_000_000
     assert two.handle("(STOP b NIL)") == (200, "done")
-    assert _QuietGC._holders == before and gc.get_threshold() == default
+    assert _QuietGC._holders == before
+    # the thresholds come back after the collection that follows the last match, which
+    # runs in a timer thread once the reply is out (later still on a loaded machine)
+    deadline = time.monotonic() + 30
+    while gc.get_threshold() != default and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert gc.get_threshold() == default
 
 
 def test_abort_stops_the_preparation_and_drops_what_it_built():

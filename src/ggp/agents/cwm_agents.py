@@ -15,7 +15,8 @@
 Their settings are :class:`ggp.agents.settings.CWMSettings` (``value_file``,
 ``prior_file``: a synthesized policy prior for PUCT, ``auto`` by default; ``playout``,
 ``retries``, ``move_seconds``, ``memory_mb``, ``log``), :class:`~ggp.agents.settings.
-CWMMCTSSettings` (with ``solver`` and ``reuse``) and the ground-truth records; the table
+CWMISMCTSSettings` (with ``pool``), :class:`~ggp.agents.settings.CWMMCTSSettings` (with
+``solver`` and ``reuse``) and the ground-truth records; the table
 is in docs/agents.md. ``value=`` and ``prior=`` are the old names of ``value_file=`` and
 ``prior_file=``, still accepted with the same meaning.
 :attr:`CWMAgent.report` counts the simulations run (``stats["simulations"]``, shown by the
@@ -36,6 +37,7 @@ from ggp.agents.base import Agent, MatchInfo
 from ggp.agents.search_agents import ISMCTSAgent, MCTSAgent
 from ggp.agents.settings import (
     Belief,
+    CWMISMCTSSettings,
     CWMMCTSSettings,
     CWMSettings,
     GroundTruthISMCTSSettings,
@@ -157,9 +159,9 @@ def _make(model: WorldModel, planner: str, settings: CWMSettings,
 
 
 @register_agent("cwm_ismcts")
-def make_cwm_ismcts(model: WorldModel, settings: CWMSettings) -> CWMAgent:
+def make_cwm_ismcts(model: WorldModel, settings: CWMISMCTSSettings) -> CWMAgent:
     """ISMCTS on a CWM (``model``, the arena's game, only lends its public metadata)."""
-    return _make(model, "ismcts", settings)
+    return _make(model, "ismcts", settings, pool=settings.pool)
 
 
 @register_agent("cwm_mcts")

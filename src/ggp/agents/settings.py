@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 #: The belief samplers (``ggp.belief.sampler.make_sampler``): ``auto`` picks ``perfect``
-#: for perfect-information games, ``model`` when the model has an inference function,
-#: ``generic`` otherwise.
-Belief = Literal["auto", "perfect", "model", "exact", "generic"]
+#: for perfect-information games (``tracking`` when the model's observation is not its
+#: state), ``model`` when the model has an inference function, ``generic`` otherwise.
+Belief = Literal["auto", "perfect", "tracking", "model", "exact", "generic"]
 #: How rollouts choose moves (``ggp.search.evaluators.Playout``).
 PlayoutChoice = Literal["random", "prior"]
 #: The CWM agents' playout: ``auto`` samples from the prior when one is used.
@@ -122,7 +122,7 @@ class GroundTruthMCTSSettings(GroundTruthISMCTSSettings):
 
 @dataclass(frozen=True)
 class CWMSettings(SearchSettings):
-    """``cwm_ismcts``: search on the CWM of ``run`` (a synthesis run folder or a ``.py``
+    """``cwm_ismcts`` and ``cwm_mcts``: search on the CWM of ``run`` (a synthesis run folder or a ``.py``
     model file) in a sandboxed worker.
 
     ``value_file``: ``auto`` (the run's selected ``value_function.py``) or a file, instead
@@ -144,6 +144,16 @@ class CWMSettings(SearchSettings):
     log: str = ""
 
     RENAMED: ClassVar[dict[str, str]] = {"value": "value_file", "prior": "prior_file"}
+
+
+@dataclass(frozen=True)
+class CWMISMCTSSettings(CWMSettings):
+    """``cwm_ismcts``: as :class:`CWMSettings` plus ``pool``: as :class:`ISMCTSSettings`,
+    at most this many samples of the model's inference per move, reused (0: a fresh one
+    per simulation). A model's inference call often replays the whole game so far, so in
+    long games the pool is most of the search's speed."""
+
+    pool: int = 0
 
 
 @dataclass(frozen=True)

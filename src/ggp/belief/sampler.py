@@ -7,23 +7,29 @@ filter) do their work once rather than for every simulation.
 
 =============  ======================================================================
 ``perfect``    the last observation is the state (perfect-information games only)
+``tracking``   perfect information, for a program whose observation is not its state
+               (a compiled GDL game): the state is followed from the player's history
 ``model``      the model's ``resample_history`` / ``resample_state``, each sample
                validated by replay, up to 10 tries (:mod:`ggp.belief.replay`)
 ``exact``      the whole information set with exact posterior weights
                (:mod:`ggp.belief.exact`; small games only)
 ``generic``    exact enumeration when it fits a node budget, else a guided particle
                filter needing only the world model (:mod:`ggp.belief.generic`)
-``auto``       perfect if the game has perfect information, else model if the model
+``auto``       perfect (tracking when the initial observation is not the initial
+               state) if the game has perfect information, else model if the model
                has an inference function, else generic
 =============  ======================================================================
 """
 
 from __future__ import annotations
 
+import heapq
 import itertools
+import json
 import random
 import time
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable
 
 from ggp.belief.exact import (
@@ -35,9 +41,10 @@ from ggp.belief.exact import (
 )
 from ggp.belief.generic import ParticleFilter, Weighted
 from ggp.belief.replay import model_resampler
-from ggp.core.errors import GGPError
+from ggp.belief.tokens import _tokens
+from ggp.core.errors import BeliefError, GGPError
 from ggp.core.model import WorldModel
-from ggp.core.protocol import ObsActionHistory, State, canonical_json
+from ggp.core.protocol import CHANCE, TERMINAL, ObsActionHistory, State, canonical_json
 
 
 class Belief:
@@ -252,8 +259,115 @@ class GenericSampler(BeliefSampler):
         return dist
 
 
+TRACKING_NODES = 200_000
+"""States :class:`TrackingSampler` may expand between two decisions before it gives up."""
+
+
+def observation_is_state(model: WorldModel) -> bool:
+    """Whether every player's observation of the initial state is that state (ggp's
+    protocol for perfect information; a program with a layout of its own says no)."""
+    state = model.initial_state()
+    key = canonical_json(state)
+    return all(canonical_json(model.observation(state, p)) == key
+               for p in range(model.num_players))
+
+
+class TrackingSampler(BeliefSampler):
+    """Perfect information, for a program whose observation is not its state.
+
+    ggp's protocol makes a perfect-information game's observation its state, and
+    ``perfect`` searches from the last observation. A program compiled from a GDL
+    description (``ggp synth run game.kif``) is judged only on what the players see and
+    keeps a state layout of its own (integers, bitboards); its observation is the
+    description's facts, not a state it can go on from. This sampler drives the program
+    to the real state from the player's own history instead: it keeps the program's
+    state at each of the player's decision points, and for a new one applies the
+    player's last move and searches breadth first over the other players' moves and the
+    chance outcomes between (best first: the closest to what the player sees next), for
+    a state where the player is to move and sees exactly what it saw (canonical JSON).
+    In perfect information that observation tells positions apart, so the state found
+    is the real one as far as the player can know.
+
+    The search expands at most ``max_nodes`` states per decision (an alternating
+    two-player game needs one ply of the opponent's moves); a history no state matches
+    raises :class:`~ggp.core.errors.BeliefError`. One instance follows one player
+    through a match; a history that does not extend the last one (a new match) starts
+    again from the initial state. ``auto`` picks this sampler for a perfect-information
+    model when :func:`observation_is_state` says no."""
+
+    name = "tracking"
+
+    def __init__(self, model: WorldModel, max_nodes: int = TRACKING_NODES) -> None:
+        super().__init__(model)
+        self.max_nodes = max_nodes
+        self._keys: list[str] = []  # canonical observation at each decision followed
+        self._states: list[State] = []  # the program's state there
+
+    def belief(self, history: ObsActionHistory, player: int, rng: random.Random) -> Belief:
+        keys = [canonical_json(obs) for obs, _ in history]
+        known = len(self._keys)
+        if known > len(keys) or keys[:known] != self._keys:
+            self._keys, self._states, known = [], [], 0
+        for index in range(known, len(keys)):
+            start = (self.model.initial_state() if index == 0 else
+                     self.model.apply(self._states[index - 1], history[index - 1][1]))
+            self._states.append(self._find(start, player, keys[index], index))
+            self._keys.append(keys[index])
+        state = self._states[-1]
+        return Belief(lambda _rng: state, pooled=True)
+
+    def _find(self, start: State, player: int, key: str, index: int) -> State:
+        """A state reachable from ``start`` by other players' moves and chance outcomes
+        where ``player`` is to move and observes ``key``: best first, by how many leaf
+        tokens (:mod:`ggp.belief.tokens`) of the player's observation differ from the
+        target's, so the moves that make the position what the player sees are tried
+        first (backgammon's opponent: a roll and up to four checker moves)."""
+        model, target, tie = self.model, Counter(), itertools.count()
+        _tokens(json.loads(key), "", "", target)
+
+        def distance(state: State) -> int:
+            seen: Counter = Counter()
+            _tokens(model.observation(state, player), "", "", seen)
+            seen.subtract(target)
+            return sum(map(abs, seen.values()))
+
+        # (distance, -depth, order, depth, state): among equally close states the deepest
+        # first, so a plateau of the distance is crossed rather than swept
+        frontier, expanded, seen_states = [(0, 0, next(tie), 0, start)], 0, set()
+        while frontier:
+            _, _, _, depth, state = heapq.heappop(frontier)
+            mover = model.current_player(state)
+            if mover == player:  # the player would have been asked here: match or prune
+                if canonical_json(model.observation(state, player)) == key:
+                    return state
+                continue
+            if mover == TERMINAL:
+                continue
+            expanded += 1
+            if expanded > self.max_nodes:
+                raise BeliefError(f"decision {index + 1}: no state of the model matches "
+                                  f"the observation within {self.max_nodes} states")
+            moves = ([a for a, p in model.chance_outcomes(state) if p > 0]
+                     if mover == CHANCE else model.legal_actions(state))
+            for action in moves:
+                child = model.apply(state, action)
+                try:  # moves in another order often reach the same state: keep one
+                    known = canonical_json(child)
+                except (TypeError, ValueError):  # a state that is not JSON: no merging
+                    known = None
+                if known is not None:
+                    if known in seen_states:
+                        continue
+                    seen_states.add(known)
+                heapq.heappush(frontier, (distance(child), -depth - 1, next(tie), depth + 1,
+                                          child))
+        raise BeliefError(f"decision {index + 1}: no state of the model reachable since "
+                          f"the last decision shows the player's observation")
+
+
 SAMPLERS = {
     "perfect": PerfectInformationSampler,
+    "tracking": TrackingSampler,
     "model": ModelSampler,
     "exact": ExactSampler,
     "generic": GenericSampler,
@@ -295,7 +409,7 @@ def make_sampler(model: WorldModel, kind: str = "auto") -> BeliefSampler:
     """The sampler called ``kind`` (see the module table) for ``model``."""
     if kind == "auto":
         if model.metadata.perfect_information:
-            kind = "perfect"
+            kind = "perfect" if observation_is_state(model) else "tracking"
         elif model.has("resample_history") or model.has("resample_state"):
             kind = "model"
         else:

@@ -40,11 +40,11 @@ class ModelOps:
             self.apply = ns.apply_action
             self.rewards = ns.get_rewards
             self.observations = ns.get_observations
-            if model.has("get_chance_outcomes"):
-                self.chance_outcomes = ns.get_chance_outcomes
-            else:
-                self.chance_outcomes = self._uniform_outcomes
+            self._uniform = not model.has("get_chance_outcomes")
+            self.chance_outcomes = (self._uniform_outcomes if self._uniform
+                                    else ns.get_chance_outcomes)
         else:
+            self._uniform = False
             self.current_player = model.current_player
             self.legal_actions = model.legal_actions
             self.apply = model.apply
@@ -58,6 +58,9 @@ class ModelOps:
 
     def sample_chance(self, state: State, rng: random.Random) -> Action:
         """One chance outcome drawn with the model's probabilities."""
+        if self._uniform:  # no odds given: one draw among the legal outcomes, no list built
+            legal = self.legal_actions(state)
+            return legal[0] if len(legal) == 1 else legal[int(rng.random() * len(legal))]
         outcomes = self.chance_outcomes(state)
         if len(outcomes) == 1:
             return outcomes[0][0]

@@ -27,7 +27,7 @@ from ggp.agents.base import MatchInfo
 from ggp.arena.match import seed_global_generators
 from ggp.belief.generic import sample_generic
 from ggp.belief.replay import model_resampler
-from ggp.belief.sampler import Belief, BeliefSampler, make_sampler
+from ggp.belief.sampler import Belief, BeliefSampler, PooledSampler, make_sampler
 from ggp.core.errors import BeliefError, GGPError
 from ggp.core.model import WorldModel, random_walk
 from ggp.core.protocol import ObsActionHistory, State
@@ -119,12 +119,16 @@ class _Planner:
     def __init__(self, handler: AgentHandler, model: WorldModel) -> None:
         self.model = model
         inference = model.has("resample_history") or model.has("resample_state")
-        if model.metadata.perfect_information:
-            sampler: BeliefSampler = make_sampler(model, "perfect")
+        if model.metadata.perfect_information:  # the observation, or a program's state
+            sampler: BeliefSampler = make_sampler(model)  # tracked from the history
         elif inference:
             sampler = CountingSampler(model, handler.retries, handler.stats)
         else:
             sampler = make_sampler(model, "generic")
+        if handler.pool and not model.metadata.perfect_information:
+            # a model's inference call often replays the whole game so far: with a pool,
+            # a long game pays for `pool` of them per move, not one per simulation
+            sampler = PooledSampler(sampler, handler.pool)
         self.sampler = HeldStates(sampler) if model.trusted else sampler
         self.handler = handler
         budget = {"simulations": handler.sims or (None if handler.time else 1000),
@@ -190,6 +194,7 @@ class AgentHandler:
         self.rollouts = int(init.get("rollouts", 10))
         self.uct_c = float(init.get("uct_c", 1.0))
         self.retries = int(init.get("retries", 10))
+        self.pool = int(init.get("pool", 0))
         self.use_value = bool(init.get("value", False))
         self.use_prior = bool(init.get("prior", False))
         # rollouts follow the prior when one is used (and no value function replaces
