@@ -20,10 +20,14 @@ FAST = (ROOT / "src" / "ggp" / "games" / "tic_tac_toe.py").read_text(encoding="u
 WRONG = mutate(FAST, ('    if "." not in board[0] and "." not in board[1] and "." not in '
                       'board[2]:', '    if "." not in board[0] and "." not in board[1]:'))
 SLOW = mutate(FAST, ("def get_legal_actions(state):\n",
-                     "def get_legal_actions(state):\n    for _ in range(3000):\n        pass\n"))
-# small budgets keep the test short; the accepted program is about twice as fast
+                     "def get_legal_actions(state):\n    for _ in range(30000):\n        pass\n"))
+# Small budgets keep the test short. The bar is a setting, and these tests check what is
+# done with the measured ratio, not how fast a program is: FAST is 1-2x the original in
+# these short playouts (the box's round trips dominate tic-tac-toe) and SLOW well under
+# 0.2x, so a bar of 0.5 tells them apart however loaded the machine (at 1.1, FAST was
+# once measured below the bar on a loaded machine and rejected).
 SETTINGS = FasterSettings(max_calls=3, random_trajectories=200, search_games=3,
-                          search_players="mcts:sims=5:rollouts=1", min_speedup=1.1,
+                          search_players="mcts:sims=5:rollouts=1", min_speedup=0.5,
                           playouts=150, rounds=3)
 
 
@@ -47,8 +51,8 @@ def test_wrong_and_slow_candidates_are_rejected_and_a_correct_faster_one_kept(tm
     assert wrong["differential"]["first_divergence"]["what"].startswith("current players")
     assert wrong["speedup"] is None  # never timed
     assert not slow["accepted"] and "not fast enough" in slow["reason"]
-    assert slow["agreement"] == 1.0 and slow["speedup"] < 1.0
-    assert fast["accepted"] and fast["agreement"] == 1.0 and fast["speedup"] >= 1.1
+    assert slow["agreement"] == 1.0 and slow["speedup"] < 0.5
+    assert fast["accepted"] and fast["agreement"] == 1.0 and fast["speedup"] >= 0.5
     assert fast["trajectories"] == 203  # 200 random + 3 search-guided games
     assert fast["differential"]["by_source"] == {"random": [200, 200], "search": [3, 3]}
     assert (run / "faster.py").read_text().endswith(FAST.rstrip() + "\n")
@@ -115,7 +119,8 @@ def test_the_command_line_runs_resumes_and_replays(tmp_path, original, monkeypat
     monkeypatch.setattr("ggp.cli.synth._open_llm",
                         lambda run_dir, **_: (fake, {"name": "scripted", "model": "scripted"}))
     run = tmp_path / "run"
-    small = ["--check-games", "100", "--search-games", "0", "--min-speedup", "1.1"]
+    # a replay times both programs again: the bar is SETTINGS's, for the same reason
+    small = ["--check-games", "100", "--search-games", "0", "--min-speedup", "0.5"]
     assert main(["synth", "--faster", str(original), "--out", str(run), *small]) == 0
     assert "Kept candidate 1" in capsys.readouterr().out
     assert "sorted by tottime" in (run / "hotspots.txt").read_text()
