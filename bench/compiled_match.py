@@ -4,7 +4,8 @@ wall time of issue 33's bar (<= 30 s on the 2-core machine).
 For each ``ggp synth game.kif`` run folder, one ``ggp play`` of the run's copy of the
 description (ggp's reasoner is the referee, the truth), timed from the command's start to
 its exit: seat 0 searches on the run's ``cwm.py`` (untrusted code, in its sandboxed
-worker), every other seat plays uniformly at random:
+worker), every other seat plays uniformly at random. A ``ggp synth faster`` folder made
+from such a run plays its ``faster.py`` instead (the compiled program, sped up again).
 
 * GDL: ``cwm_mcts:run=RUN:sims=N:rollouts=1``. The program keeps a state layout of its
   own, so the agent follows the real state from its history (belief ``tracking``);
@@ -62,17 +63,34 @@ def _play(description: Path, specs: list[str], seed: int, folder: Path) -> dict:
     return row
 
 
-def bench_run(folder: Path, args: argparse.Namespace, scratch: Path) -> dict:
+def _program(folder: Path) -> tuple[dict, Path, Path]:
+    """The GDL run's metadata, its folder and the program to plan on: the run's
+    ``cwm.py``, or the ``faster.py`` of a ``ggp synth faster`` folder made from one."""
     meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
-    description = folder / meta["gdl"]["file"]
+    if meta.get("kind") == "faster":
+        run = Path(meta["source"]["path"])
+        if not (folder / "faster.py").is_file() or not (run / "metadata.json").is_file():
+            raise SystemExit(f"{folder}: a speed refinement needs its faster.py and the GDL "
+                             f"run it came from ({run})")
+        return json.loads((run / "metadata.json").read_text(encoding="utf-8")), run, \
+            folder / "faster.py"
+    return meta, folder, folder
+
+
+def bench_run(folder: Path, args: argparse.Namespace, scratch: Path) -> dict:
+    meta, run, program = _program(folder)
+    if "gdl" not in meta:
+        raise SystemExit(f"{folder} is not a ggp synth game.kif run (nor made from one)")
+    description = run / meta["gdl"]["file"]
     players = load_gdl_truth(description).num_players
     gdl_ii = bool(meta["gdl"].get("gdl_ii"))
     if gdl_ii:
-        spec = f"cwm_ismcts:run={folder}:sims={args.sims}:rollouts=1:pool={args.pool}"
+        spec = f"cwm_ismcts:run={program}:sims={args.sims}:rollouts=1:pool={args.pool}"
     else:
-        spec = f"cwm_mcts:run={folder}:sims={args.sims}:rollouts=1"
+        spec = f"cwm_mcts:run={program}:sims={args.sims}:rollouts=1"
     others = ["random"] * (players - 1)
-    row = {"game": meta["game"], "run": str(folder), "gdl_ii": gdl_ii, "sims": args.sims,
+    row = {"game": meta["game"], "run": str(folder), "program": str(program),
+           "gdl_ii": gdl_ii, "sims": args.sims,
            "compiled": _play(description, [spec, *others], args.seed, scratch)}
     if args.baseline:
         search = "ismcts" if gdl_ii else "mcts"
@@ -83,7 +101,8 @@ def bench_run(folder: Path, args: argparse.Namespace, scratch: Path) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("runs", nargs="+", help="ggp synth game.kif run folders")
+    parser.add_argument("runs", nargs="+", help="ggp synth game.kif run folders (or ggp "
+                        "synth faster folders made from one)")
     parser.add_argument("--sims", type=int, default=200)
     parser.add_argument("--pool", type=int, default=16,
                         help="GDL-II: inference samples per move (cwm_ismcts pool=)")
