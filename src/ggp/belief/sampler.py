@@ -282,9 +282,9 @@ class TrackingSampler(BeliefSampler):
     description's facts, not a state it can go on from. This sampler drives the program
     to the real state from the player's own history instead: it keeps the program's
     state at each of the player's decision points, and for a new one applies the
-    player's last move and searches breadth first over the other players' moves and the
-    chance outcomes between (best first: the closest to what the player sees next), for
-    a state where the player is to move and sees exactly what it saw (canonical JSON).
+    player's last move and searches, best first (closest to what the player sees next),
+    over the other players' moves and the chance outcomes between, for a state where the
+    player is to move and sees exactly what it saw (canonical JSON).
     In perfect information that observation tells positions apart, so the state found
     is the real one as far as the player can know.
 
@@ -331,11 +331,11 @@ class TrackingSampler(BeliefSampler):
             seen.subtract(target)
             return sum(map(abs, seen.values()))
 
-        # (distance, -depth, order, depth, state): among equally close states the deepest
-        # first, so a plateau of the distance is crossed rather than swept
-        frontier, expanded, seen_states = [(0, 0, next(tie), 0, start)], 0, set()
+        # (distance, -depth, order, state): among equally close states the deepest first,
+        # so a plateau of the distance is crossed rather than swept
+        frontier, expanded, seen_states = [(0, 0, next(tie), start)], 0, set()
         while frontier:
-            _, _, _, depth, state = heapq.heappop(frontier)
+            _, minus_depth, _, state = heapq.heappop(frontier)
             mover = model.current_player(state)
             if mover == player:  # the player would have been asked here: match or prune
                 if canonical_json(model.observation(state, player)) == key:
@@ -359,8 +359,7 @@ class TrackingSampler(BeliefSampler):
                     if known in seen_states:
                         continue
                     seen_states.add(known)
-                heapq.heappush(frontier, (distance(child), -depth - 1, next(tie), depth + 1,
-                                          child))
+                heapq.heappush(frontier, (distance(child), minus_depth - 1, next(tie), child))
         raise BeliefError(f"decision {index + 1}: no state of the model reachable since "
                           f"the last decision shows the player's observation")
 
