@@ -125,10 +125,13 @@ class MCTSAgent(SearchAgent):
         s = self.settings
         self.search = MCTS(self.model, self.evaluator, uct_c=s.uct_c, rng=self.rng,
                            **s.budget(), solver=s.solver, reuse=s.reuse, prior=self.prior)
+        # once per match: choosing the kind looks at the model, and a tracking sampler
+        # follows the match from decision to decision
+        self.sampler = make_sampler(self.model)
 
     def choose(self, history: ObsActionHistory) -> Action:
         seat, rng = self.info.seat, self.rng
-        state = make_sampler(self.model).belief(history, seat, rng).sample(rng)
+        state = self.sampler.belief(history, seat, rng).sample(rng)
         return self.search.best_action(state)
 
 

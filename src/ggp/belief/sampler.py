@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import json
 import random
 import time
 from abc import ABC, abstractmethod
@@ -41,7 +40,7 @@ from ggp.belief.exact import (
 )
 from ggp.belief.generic import ParticleFilter, Weighted
 from ggp.belief.replay import model_resampler
-from ggp.belief.tokens import _tokens
+from ggp.belief.tokens import _Target, _tokens
 from ggp.core.errors import BeliefError, GGPError
 from ggp.core.model import WorldModel
 from ggp.core.protocol import CHANCE, TERMINAL, ObsActionHistory, State, canonical_json
@@ -311,24 +310,23 @@ class TrackingSampler(BeliefSampler):
         for index in range(known, len(keys)):
             start = (self.model.initial_state() if index == 0 else
                      self.model.apply(self._states[index - 1], history[index - 1][1]))
-            self._states.append(self._find(start, player, keys[index], index))
+            self._states.append(self._find(start, player, _Target(history[index][0]), index))
             self._keys.append(keys[index])
         state = self._states[-1]
         return Belief(lambda _rng: state, pooled=True)
 
-    def _find(self, start: State, player: int, key: str, index: int) -> State:
+    def _find(self, start: State, player: int, target: _Target, index: int) -> State:
         """A state reachable from ``start`` by other players' moves and chance outcomes
-        where ``player`` is to move and observes ``key``: best first, by how many leaf
+        where ``player`` is to move and observes ``target``: best first, by how many leaf
         tokens (:mod:`ggp.belief.tokens`) of the player's observation differ from the
         target's, so the moves that make the position what the player sees are tried
         first (backgammon's opponent: a roll and up to four checker moves)."""
-        model, target, tie = self.model, Counter(), itertools.count()
-        _tokens(json.loads(key), "", "", target)
+        model, tie = self.model, itertools.count()
 
         def distance(state: State) -> int:
             seen: Counter = Counter()
             _tokens(model.observation(state, player), "", "", seen)
-            seen.subtract(target)
+            seen.subtract(target.tokens)
             return sum(map(abs, seen.values()))
 
         # (distance, -depth, order, state): among equally close states the deepest first,
@@ -338,7 +336,7 @@ class TrackingSampler(BeliefSampler):
             _, minus_depth, _, state = heapq.heappop(frontier)
             mover = model.current_player(state)
             if mover == player:  # the player would have been asked here: match or prune
-                if canonical_json(model.observation(state, player)) == key:
+                if canonical_json(model.observation(state, player)) == target.json:
                     return state
                 continue
             if mover == TERMINAL:
